@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+//
+// One codebase, two builds (DEVELOPERS.md, house rule 1):
+// - host: `swift build` / `swift test`, full Swift, for tests and the simulator;
+// - firmware: the same targets compiled as Embedded Swift by `make firmware`,
+//   with every Embedded flag in a generated toolset file, none here.
+import PackageDescription
+
+let package = Package(
+    name: "ts-gate",
+    products: [
+        .executable(name: "ts-gate", targets: ["ts-gate"]),
+    ],
+    targets: [
+        // The only place C headers enter: Linux UAPI and library headers with
+        // static inline wrappers for variadic calls and function-like macros.
+        .target(name: "CGateShim"),
+        // Pure logic, no I/O: frames, detection, stability, sessions, timing
+        // maths, result records and their text encodings.
+        .target(name: "GateCore", linkerSettings: [.linkedLibrary("m")]),
+        // The libc seam (Errno, descriptors, clocks, poll) and the Linux
+        // devices behind the protocols the simulator also implements.
+        .target(name: "GateDevices", dependencies: ["CGateShim", "GateCore"]),
+        // Simulated camera, IMU, buttons, speaker, LED/buzzer on a virtual clock.
+        .target(name: "GateSim", dependencies: ["GateCore", "GateDevices"]),
+        // The box: command line, configuration, wiring and the poll loop.
+        .target(name: "GateBox", dependencies: ["GateCore", "GateDevices", "GateSim"]),
+        // -parse-as-library: the entry is the C-level main in EntryPoint.swift
+        // (Embedded Swift has no CommandLine), not a top-level-code main.
+        .executableTarget(name: "ts-gate", dependencies: ["GateBox"],
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+
+        .testTarget(name: "GateCoreTests", dependencies: ["GateCore"]),
+        .testTarget(name: "GateDevicesTests", dependencies: ["GateDevices", "CGateShim"]),
+        .testTarget(name: "GateSimTests", dependencies: ["GateSim", "GateCore"]),
+        .testTarget(name: "GateBoxTests", dependencies: ["GateBox", "GateCore", "GateSim", "ts-gate"]),
+    ]
+)

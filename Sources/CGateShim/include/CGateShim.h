@@ -1,0 +1,91 @@
+// The C seam of ts-gate: Linux UAPI and library headers, plus static inline
+// wrappers for what Swift cannot call directly (variadic functions,
+// function-like macros, errno). No logic lives here: every wrapper is one call.
+#ifndef CGATESHIM_H
+#define CGATESHIM_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/types.h>
+
+// Camera: V4L2 (kernel UAPI).
+#include <linux/videodev2.h>
+// IMU: I2C/SMBus character devices (kernel UAPI).
+#include <linux/i2c.h>
+#include <linux/i2c-dev.h>
+// Buttons, LED, buzzer: libgpiod v1.6 (Debian 12).
+#include <gpiod.h>
+// Speaker: ALSA through the kernel PCM interface, so the binary stays static.
+// (<alsa/asoundlib.h> cannot share this module: its typedefs clash.)
+#include <sound/asound.h>
+// BLE: BlueZ's socket headers (HCI, L2CAP).
+#include <bluetooth/bluetooth.h>
+#include <bluetooth/hci.h>
+#include <bluetooth/l2cap.h>
+
+// ---- errno (a macro over a thread-local) ----
+static inline int gate_errno(void) { return errno; }
+static inline void gate_set_errno(int value) { errno = value; }
+
+// ---- variadic calls ----
+static inline int gate_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
+static inline int gate_openat(int dirfd, const char *path, int flags, mode_t mode) { return openat(dirfd, path, flags, mode); }
+static inline int gate_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+static inline int gate_ioctl_int(int fd, unsigned long request, int arg) { return ioctl(fd, request, arg); }
+
+// ---- stdio streams (macros or opaque globals in glibc) ----
+static inline int gate_stdout_fd(void) { return STDOUT_FILENO; }
+static inline int gate_stderr_fd(void) { return STDERR_FILENO; }
+
+// ---- signal sets (macros in glibc) ----
+static inline int gate_sigemptyset(sigset_t *set) { return sigemptyset(set); }
+static inline int gate_sigaddset(sigset_t *set, int signo) { return sigaddset(set, signo); }
+
+// ---- directory entries (d_name is a fixed C array) ----
+static inline const char *gate_dirent_name(const struct dirent *entry) { return entry->d_name; }
+static inline int gate_stat_is_dir(const struct stat *st) { return S_ISDIR(st->st_mode); }
+
+// ---- V4L2 ioctl numbers (function-like macros) ----
+static inline unsigned long gate_VIDIOC_QUERYCAP(void) { return VIDIOC_QUERYCAP; }
+static inline unsigned long gate_VIDIOC_S_FMT(void) { return VIDIOC_S_FMT; }
+static inline unsigned long gate_VIDIOC_G_FMT(void) { return VIDIOC_G_FMT; }
+static inline unsigned long gate_VIDIOC_S_PARM(void) { return VIDIOC_S_PARM; }
+static inline unsigned long gate_VIDIOC_REQBUFS(void) { return VIDIOC_REQBUFS; }
+static inline unsigned long gate_VIDIOC_QUERYBUF(void) { return VIDIOC_QUERYBUF; }
+static inline unsigned long gate_VIDIOC_QBUF(void) { return VIDIOC_QBUF; }
+static inline unsigned long gate_VIDIOC_DQBUF(void) { return VIDIOC_DQBUF; }
+static inline unsigned long gate_VIDIOC_STREAMON(void) { return VIDIOC_STREAMON; }
+static inline unsigned long gate_VIDIOC_STREAMOFF(void) { return VIDIOC_STREAMOFF; }
+static inline unsigned long gate_VIDIOC_S_CTRL(void) { return VIDIOC_S_CTRL; }
+static inline unsigned long gate_VIDIOC_S_INPUT(void) { return VIDIOC_S_INPUT; }
+static inline unsigned long gate_VIDIOC_S_DV_TIMINGS(void) { return VIDIOC_S_DV_TIMINGS; }
+static inline uint32_t gate_v4l2_fourcc(char a, char b, char c, char d) { return v4l2_fourcc(a, b, c, d); }
+
+// ---- I2C ioctl numbers ----
+static inline unsigned long gate_I2C_SLAVE(void) { return I2C_SLAVE; }
+static inline unsigned long gate_I2C_SMBUS(void) { return I2C_SMBUS; }
+
+// ---- ALSA kernel PCM ioctl numbers ----
+static inline unsigned long gate_SNDRV_PCM_IOCTL_HW_PARAMS(void) { return SNDRV_PCM_IOCTL_HW_PARAMS; }
+static inline unsigned long gate_SNDRV_PCM_IOCTL_SW_PARAMS(void) { return SNDRV_PCM_IOCTL_SW_PARAMS; }
+static inline unsigned long gate_SNDRV_PCM_IOCTL_PREPARE(void) { return SNDRV_PCM_IOCTL_PREPARE; }
+static inline unsigned long gate_SNDRV_PCM_IOCTL_STATUS(void) { return SNDRV_PCM_IOCTL_STATUS; }
+static inline unsigned long gate_SNDRV_PCM_IOCTL_WRITEI_FRAMES(void) { return SNDRV_PCM_IOCTL_WRITEI_FRAMES; }
+static inline unsigned long gate_SNDRV_PCM_IOCTL_DROP(void) { return SNDRV_PCM_IOCTL_DROP; }
+
+#endif

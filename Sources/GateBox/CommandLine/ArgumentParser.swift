@@ -1,0 +1,128 @@
+import GateCore
+
+/// Parses `ts-gate ...` by hand: Embedded Swift has no ArgumentParser, and
+/// the grammar is small. Every error names the option and what it accepts.
+public enum ArgumentParser {
+    public static func parse(_ rawArguments: [String]) throws(UsageError) -> Command {
+        // "--option=value" is the same as "--option value".
+        var arguments: [String] = []
+        for argument in rawArguments {
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                arguments.append(String(argument[..<equals]))
+                arguments.append(String(argument[argument.index(after: equals)...]))
+            } else {
+                arguments.append(argument)
+            }
+        }
+        var cursor = Cursor(arguments: arguments)
+        guard let first = cursor.peek() else { return .help }
+        switch first {
+        case "-h", "--help", "help": return .help
+        case "-V", "--version", "version": return .version
+        case "results":
+            cursor.skip()
+            return .results(try parseResults(&cursor))
+        case "--simulate", "simulate":
+            cursor.skip()
+            return .simulate(try parseSimulate(&cursor))
+        default:
+            if first.hasPrefix("-") {
+                // Options before --simulate are fine: ts-gate --fast --simulate.
+                if arguments.contains("--simulate") {
+                    let rest = arguments.filter { $0 != "--simulate" }
+                    var c = Cursor(arguments: rest)
+                    return .simulate(try parseSimulate(&c))
+                }
+                throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
+            }
+            throw UsageError("unknown command '\(first)' (commands: --simulate, results, --help, --version)")
+        }
+    }
+
+    static func parseSimulate(_ cursor: inout Cursor) throws(UsageError) -> SimulateOptions {
+        var options = SimulateOptions()
+        while let argument = cursor.next() {
+            switch argument {
+            case "--seed":
+                options.simulation.seed = UInt64(try cursor.integer(for: argument, in: 0...Int64.max, accepts: "a non-negative integer"))
+            case "--runs":
+                options.simulation.runs = Int(try cursor.integer(for: argument, in: 1...1000, accepts: "an integer from 1 to 1000 (laps after the flying start)"))
+            case "--fps":
+                options.simulation.fps = Int(try cursor.integer(for: argument, in: 30...1000, accepts: "an integer from 30 to 1000 (frames per second)"))
+            case "--speed":
+                options.simulation.speedMetresPerSecond = try cursor.decimal(for: argument, in: 2...12, accepts: "a speed in m/s from 2 to 12")
+            case "--gate":
+                options.simulation.gatePosition = try cursor.decimal(for: argument, in: 0.1...0.9, accepts: "a fraction of the image width from 0.1 to 0.9")
+            case "--data-dir":
+                options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
+            case "--fast":
+                options.fast = true
+            case "-h", "--help":
+                throw UsageError("--help stands alone: try 'ts-gate --help'")
+            default:
+                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --data-dir, --fast")
+            }
+        }
+        return options
+    }
+
+    static func parseResults(_ cursor: inout Cursor) throws(UsageError) -> ResultsOptions {
+        var options = ResultsOptions()
+        while let argument = cursor.next() {
+            switch argument {
+            case "--data-dir":
+                options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
+            case "--csv":
+                options.csv = true
+            case "--session":
+                options.session = try cursor.value(for: argument, accepts: "a session id such as session-0001")
+            default:
+                throw unknown(argument, accepted: "--data-dir, --csv, --session")
+            }
+        }
+        return options
+    }
+
+    static func unknown(_ argument: String, accepted: String) -> UsageError {
+        if argument.hasPrefix("-") {
+            return UsageError("unknown option '\(argument)' (accepted here: \(accepted))")
+        }
+        return UsageError("unexpected argument '\(argument)' (accepted here: \(accepted))")
+    }
+
+    struct Cursor {
+        let arguments: [String]
+        var index = 0
+
+        func peek() -> String? { index < arguments.count ? arguments[index] : nil }
+        mutating func skip() { index += 1 }
+        mutating func next() -> String? {
+            defer { index += 1 }
+            return peek()
+        }
+
+        /// The value of `--option value` or `--option=value`.
+        mutating func value(for option: String, accepts: String) throws(UsageError) -> String {
+            guard let value = next(), !value.hasPrefix("--") else {
+                throw UsageError("\(option) needs a value: \(accepts)")
+            }
+            return value
+        }
+
+        mutating func integer(for option: String, in range: ClosedRange<Int64>, accepts: String) throws(UsageError) -> Int64 {
+            let text = try value(for: option, accepts: accepts)
+            guard let n = DecimalText.parseInt(Substring(text)), range.contains(n) else {
+                throw UsageError("\(option) expects \(accepts), got '\(text)'")
+            }
+            return n
+        }
+
+        mutating func decimal(for option: String, in range: ClosedRange<Double>, accepts: String) throws(UsageError) -> Double {
+            let text = try value(for: option, accepts: accepts)
+            guard let d = DecimalText.parseDouble(Substring(text)), range.contains(d) else {
+                throw UsageError("\(option) expects \(accepts), got '\(text)'")
+            }
+            return d
+        }
+    }
+}

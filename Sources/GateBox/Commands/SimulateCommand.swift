@@ -1,0 +1,56 @@
+import GateCore
+import GateDevices
+import GateSim
+
+/// `ts-gate --simulate`: the whole box on simulated devices, on the same
+/// loop as the real one; ends with the session's table.
+enum SimulateCommand {
+    static func run(_ options: SimulateOptions, console: Console) -> Int32 {
+        let store = ResultsStore(dataDirectory: options.dataDirectory ?? defaultDataDirectory())
+        let log: SessionLog
+        do {
+            log = try store.createSession()
+        } catch {
+            console.problem("ts-gate: " + error.message)
+            return 1
+        }
+        defer { log.close() }
+        // Without a signalfd (unusual) the session still runs; Ctrl-C then just kills it.
+        let signals = try? SignalDescriptor.open()
+        defer { signals?.close() }
+
+        let scenario = Scenario(options: options.simulation)
+        let platform = SimulatedPlatform(scenario: scenario, paced: !options.fast, signals: signals, console: console)
+        var detector = DetectorSettings()
+        detector.gatePosition = options.simulation.gatePosition
+        let configuration = BoxConfiguration(detector: detector, viewWidthMetres: options.simulation.viewWidthMetres,
+                                             deviceId: "ts-gate-sim", simulated: true, seed: options.simulation.seed)
+        console.line("ts-gate " + Version.text + ": simulating one box, seed " + String(options.simulation.seed)
+            + ", " + String(options.simulation.runs) + " laps, " + (options.fast ? "fast (virtual clock)" : "real time (Ctrl-C stops)"))
+        var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
+        defer { loop.platform.release() }
+        let end: SessionEnd
+        do {
+            end = try loop.run()
+        } catch {
+            console.problem("ts-gate: " + error.message)
+            return 1
+        }
+
+        console.line("")
+        console.line(ResultsTable.render(session: loop.header, crossings: loop.records, ended: loop.endRecord))
+        let detected = Set(loop.records.compactMap { $0.truthCrossingTimeNanos })
+        let missed = scenario.truthNanos.filter { !detected.contains($0) }
+        if end == .completed {
+            if missed.isEmpty {
+                console.line("every simulated crossing was detected (" + String(scenario.truthNanos.count) + " of " + String(scenario.truthNanos.count) + ")")
+            } else {
+                var text = "missed " + String(missed.count) + " of " + String(scenario.truthNanos.count) + " simulated crossings, at"
+                for t in missed { text += " " + DecimalText.fixed(Double(t) / 1e9, places: 3) + " s" }
+                console.line(text)
+            }
+        }
+        console.line("results: " + log.path)
+        return 0
+    }
+}

@@ -1,0 +1,191 @@
+import GateCore
+import GateDevices
+
+/// How a session is set up; the same for the box and the simulator.
+public struct BoxConfiguration {
+    public var detector: DetectorSettings
+    public var viewWidthMetres: Double
+    public var deviceId: String
+    public var detectionName = "photo-finish"
+    public var simulated: Bool
+    public var seed: UInt64?
+    /// Seed 000 section 8.4: one crossing per second at most in solo mode.
+    public var lapCooldownNanos: Int64 = 1_000_000_000
+    public var stillNanos: Int64 = 1_000_000_000
+
+    public init(detector: DetectorSettings, viewWidthMetres: Double, deviceId: String, simulated: Bool, seed: UInt64?) {
+        self.detector = detector
+        self.viewWidthMetres = viewWidthMetres
+        self.deviceId = deviceId
+        self.simulated = simulated
+        self.seed = seed
+    }
+}
+
+/// Why a session ended; written into its session_end record.
+public enum SessionEnd: Equatable {
+    case completed
+    case stopped(signal: Int32)
+
+    var reason: String {
+        switch self {
+        case .completed: return "completed"
+        case .stopped: return "stopped"
+        }
+    }
+}
+
+/// The box's one loop (house rule 2): a single thread waits on every source
+/// at once and handles what is ready. The frame path (dequeue, detect,
+/// requeue) allocates nothing; records are written only on crossings.
+public struct BoxLoop<Platform: GatePlatform> {
+    public private(set) var platform: Platform
+    public let configuration: BoxConfiguration
+    public private(set) var session: SoloLapSession
+    public private(set) var records: [CrossingRecord] = []
+    public private(set) var header: SessionRecord?
+    public private(set) var endRecord: SessionEndRecord?
+    private let detector: PhotoFinishDetector
+    private var stability: StabilityFilter
+    private let log: SessionLog
+    private let console: Console
+    private var buttonDownNanos: Int64?
+    private var framesSeen = 0
+
+    public init(platform: Platform, configuration: BoxConfiguration, log: SessionLog, console: Console) {
+        self.platform = platform
+        self.configuration = configuration
+        self.log = log
+        self.console = console
+        let format = platform.camera.format
+        var settings = configuration.detector
+        settings.readoutNanos = format.readoutNanos
+        settings.exposureNanos = format.exposureNanos
+        detector = PhotoFinishDetector(width: format.width, height: format.height, settings: settings)
+        stability = StabilityFilter(requiredStillNanos: configuration.stillNanos)
+        session = SoloLapSession(cooldownNanos: configuration.lapCooldownNanos)
+        records.reserveCapacity(64)
+    }
+
+    /// Runs the session until the scenario ends or a stop signal arrives.
+    public mutating func run() throws(GateError) -> SessionEnd {
+        let format = platform.camera.format
+        let header = SessionRecord(
+            sessionId: log.sessionId, deviceId: configuration.deviceId, mode: "solo", startType: "flying",
+            detection: configuration.detectionName, fps: format.fps, width: format.width, height: format.height,
+            gatePosition: configuration.detector.gatePosition, viewWidthMetres: configuration.viewWidthMetres,
+            timestamp: platform.wallClockMillis, simulated: configuration.simulated, seed: configuration.seed)
+        try log.append(header.jsonLine())
+        self.header = header
+        say("session \(log.sessionId): solo laps, flying start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
+
+        var end = SessionEnd.completed
+        loop: while true {
+            let ready = try platform.wait()
+            if ready.contains(.signal) {
+                while let signal = try platform.nextSignal() {
+                    switch signal {
+                    case .stop(let number):
+                        end = .stopped(signal: number)
+                        break loop
+                    case .reload:
+                        say("SIGHUP: configuration reload requested; this session keeps its settings")
+                    }
+                }
+            }
+            if ready.contains(.buttons) { try handleButtons() }
+            if ready.contains(.motion) { try handleMotion() }
+            if ready.contains(.camera) { try handleFrames() }
+            if ready.contains(.scenarioEnd) { break loop }
+        }
+        session.stop()
+        let endRecord = SessionEndRecord(sessionId: log.sessionId, laps: session.lapCount, reason: end.reason,
+                                         timestamp: platform.wallClockMillis)
+        try log.append(endRecord.jsonLine())
+        self.endRecord = endRecord
+        if case .stopped = end { say("stopped by signal; results are saved") }
+        return end
+    }
+
+    // MARK: - Sources
+
+    private mutating func handleFrames() throws(GateError) {
+        while let frame = try platform.camera.dequeue() {
+            framesSeen += 1
+            let crossing = detector.process(frame)
+            try platform.camera.requeue()
+            if let crossing { try handle(crossing) }
+        }
+    }
+
+    private mutating func handleMotion() throws(GateError) {
+        let sample = try platform.motion.sample()
+        guard let change = stability.add(sample) else { return }
+        let before = session.state
+        switch change {
+        case .becameStill:
+            session.tripod(still: true)
+        case .becameUnstable(_, let deviation):
+            session.tripod(still: false)
+            say("tripod moved (\(DecimalText.fixed(deviation, places: 3)) g)" + (session.state == .running ? ": the current lap will be flagged" : ""))
+        }
+        try showState(changedFrom: before)
+    }
+
+    private mutating func handleButtons() throws(GateError) {
+        while let edge = try platform.buttons.nextEdge() {
+            if edge.pressed {
+                buttonDownNanos = edge.timestampNanos
+                continue
+            }
+            guard let down = buttonDownNanos else { continue }
+            buttonDownNanos = nil
+            // A short press arms; longer gestures belong to the device issue.
+            if edge.timestampNanos - down < 1_000_000_000 {
+                let before = session.state
+                if session.arm() {
+                    say("button: arming" + (session.state == .stabilising ? ", waiting for the tripod to be still for " + DecimalText.fixed(Double(configuration.stillNanos) / 1e9, places: 1) + " s" : ""))
+                }
+                try showState(changedFrom: before)
+            }
+        }
+    }
+
+    private mutating func showState(changedFrom before: SoloLapSession.State) throws(GateError) {
+        let now = session.state
+        guard now != before else { return }
+        switch now {
+        case .stabilising: try platform.lights.show(.stabilising, atNanos: platform.nowNanos)
+        case .armed:
+            try platform.lights.show(.armed, atNanos: platform.nowNanos)
+            say("gate armed: the first crossing starts the clock")
+        default: break
+        }
+    }
+
+    private mutating func handle(_ crossing: DetectedCrossing) throws(GateError) {
+        guard let lap = session.record(crossing) else { return }
+        let speed = Speed(metresPerSecond: crossing.velocityWidthsPerSecond.magnitude * configuration.viewWidthMetres)
+        let startUncertainty = records.first?.uncertaintyMs ?? crossing.uncertaintyMs
+        let record = CrossingRecord(
+            sessionId: log.sessionId, runId: "run-" + DecimalText.zeroPadded(lap.lap, width: 3), lap: lap.lap, role: "solo",
+            crossingTimeNanos: crossing.timeNanos, frameIndex: Int64(crossing.frameIndex),
+            interpolationOffsetMs: crossing.interpolationOffsetMs, uncertaintyMs: crossing.uncertaintyMs,
+            occupancyAtTrigger: crossing.occupancyAtTrigger, direction: crossing.direction,
+            startTimeNanos: lap.startNanos, elapsedMs: Double(lap.elapsedNanos) / 1e6,
+            splitTimeMs: lap.splitNanos.map { Double($0) / 1e6 },
+            totalUncertaintyMs: lap.lap == 0 ? crossing.uncertaintyMs
+                : TimingMath.combinedUncertaintyMs(startUncertainty, crossing.uncertaintyMs),
+            speedMps: speed.metresPerSecond, droppedFrames: platform.camera.droppedFrames, stable: !lap.disturbed,
+            timestamp: platform.wallClockMillis, truthCrossingTimeNanos: platform.truthCrossing(nearNanos: crossing.timeNanos))
+        try log.append(record.jsonLine())
+        records.append(record)
+        try platform.lights.show(.crossing, atNanos: platform.nowNanos)
+        try platform.speaker.play(.beep, atNanos: platform.nowNanos)
+        say(ResultsTable.liveLine(record))
+    }
+
+    private func say(_ text: String) {
+        console.line(DecimalText.clockLabel(platform.nowNanos) + " " + text)
+    }
+}

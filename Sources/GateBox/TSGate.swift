@@ -1,0 +1,58 @@
+import GateCore
+import GateDevices
+
+public enum Version {
+    public static let text = "0.1.0"
+}
+
+/// The `ts-gate` program: parses the command line and runs the command.
+/// Returns the process exit status: 0 done, 1 failed, 2 bad command line.
+public enum TSGate {
+    public static func main(arguments: [String], console: Console = Console()) -> Int32 {
+        let command: Command
+        do {
+            command = try ArgumentParser.parse(arguments)
+        } catch {
+            console.problem("ts-gate: " + error.message)
+            return 2
+        }
+        switch command {
+        case .help:
+            console.line(usage)
+            return 0
+        case .version:
+            console.line("ts-gate " + Version.text)
+            return 0
+        case .simulate(let options):
+            return SimulateCommand.run(options, console: console)
+        case .results(let options):
+            return ResultsCommand.run(options, console: console)
+        }
+    }
+
+    public static let usage = """
+        ts-gate: firmware of a sprint-timing gate box
+
+        usage:
+          ts-gate --simulate [options]   play a whole session of one box on simulated devices
+          ts-gate results [options]      print saved sessions
+          ts-gate --help | --version
+
+        --simulate options:
+          --seed N        scenario seed (default 1); the same seed gives the same session
+          --runs N        laps after the flying start, 1-1000 (default 4)
+          --fps N         camera frames per second, 30-1000 (default 120)
+          --speed M       every pass at M m/s, 2-12 (default: each pass 3-11 m/s)
+          --gate F        gate line as a fraction of the image width, 0.1-0.9 (default 0.5)
+          --data-dir D    where sessions are written
+          --fast          run on the virtual clock as fast as possible (default: real time)
+
+        results options:
+          --data-dir D    where sessions were written
+          --session ID    only this session (e.g. session-0001)
+          --csv           CSV instead of tables
+
+        The data directory defaults to $TS_GATE_DATA_DIR, else ~/.local/share/ts-gate.
+        Each session is a directory holding results.jsonl (format v1, one JSON object per line).
+        """
+}

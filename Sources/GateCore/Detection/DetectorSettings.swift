@@ -1,0 +1,52 @@
+/// Tuning of the photo-finish detector. Defaults follow the reference
+/// detector (../shared/notes/product.md); names say the unit.
+public struct DetectorSettings: Equatable {
+    /// The gate line as a fraction of the frame width, 0...1.
+    public var gatePosition = 0.5
+    /// Sensor readout time, top row to bottom row (rolling shutter).
+    public var readoutNanos: Int64 = 0
+    /// Exposure time of one row.
+    public var exposureNanos: Int64 = 0
+    /// Width of the analysis image; the frame is box-averaged down to about this.
+    public var workWidth = 160
+    /// Frames used to learn the sensor's noise before the threshold is trusted.
+    public var warmupFrames = 10
+    /// Frames with fewer moving work pixels than this are treated as empty.
+    public var minMovingPixels = 50
+    /// The body blob must span at least this fraction of the frame height.
+    public var minBlobHeightFraction = 0.33
+    /// Torso band, as fractions of the blob height from its top: shoulders to hips.
+    public var torsoBandTop = 0.24
+    public var torsoBandBottom = 0.46
+    /// A column is torso when its longest run inside the band covers this fraction of the band.
+    public var torsoColumnFill = 0.6
+    /// Minimum speed of the leading edge, work pixels per second.
+    public var minVelocityPixelsPerSecond = 60.0
+    /// Edge samples fitted around a crossing.
+    public var fitSamples = 6
+    /// No second crossing within this time of a crossing.
+    public var cooldownNanos: Int64 = 300_000_000
+    /// After a crossing, the gate rearms once the body is this fraction of the width away, or gone.
+    public var rearmDistanceFraction = 0.25
+
+    public init() {}
+}
+
+/// One crossing found by a detector, in the detector's time base.
+public struct DetectedCrossing: Equatable {
+    /// The instant the torso front reached the gate line (mid-exposure, rolling shutter corrected).
+    public var timeNanos: Int64
+    /// Sequence number of the first frame with the torso at or past the line.
+    public var frameIndex: UInt32
+    /// timeNanos minus that frame's timestamp, in milliseconds (negative: the crossing came earlier).
+    public var interpolationOffsetMs: Double
+    public var direction: CrossingDirection
+    /// Speed of the torso front across the image, work pixels per second (signed: + is left to right).
+    public var velocityWorkPixelsPerSecond: Double
+    /// Speed in frame widths per second, which a scale turns into metres per second.
+    public var velocityWidthsPerSecond: Double
+    /// One-sigma timing uncertainty of this crossing.
+    public var uncertaintyMs: Double
+    /// Fraction of the frame height filled by moving pixels of the body at the trigger.
+    public var occupancyAtTrigger: Double
+}

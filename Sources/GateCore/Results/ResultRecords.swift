@@ -1,0 +1,160 @@
+/// Results format v1: one JSON object per line, appended and fsync'd per
+/// record, in `<data-dir>/<session-id>/results.jsonl`.
+///
+/// Lines, by "type":
+/// - "session": first line of a session, what the box was set up as;
+/// - "crossing": one accepted crossing (lap 0 started the clock), with the
+///   protocol's crossing_event / split_time_calculated field names where they overlap;
+/// - "session_end": the session ended cleanly. Its absence means the box lost
+///   power or crashed; every crossing before that point is still there.
+public enum ResultsFormat {
+    public static let version = 1
+    public static let fileName = "results.jsonl"
+}
+
+public struct SessionRecord: Equatable {
+    public var sessionId: String
+    public var deviceId: String
+    /// "solo" for solo lap mode.
+    public var mode: String
+    /// "flying", "touchRelease", "countdown" (seed 002 startType).
+    public var startType: String
+    public var detection: String
+    public var fps: Int
+    public var width: Int
+    public var height: Int
+    public var gatePosition: Double
+    /// Width of the camera's view at the lane, metres: turns image speed into m/s.
+    public var viewWidthMetres: Double
+    /// Wall-clock time the session began (Unix ms); virtual in a simulation.
+    public var timestamp: Int64
+    public var simulated: Bool
+    public var seed: UInt64?
+
+    public init(sessionId: String, deviceId: String, mode: String, startType: String, detection: String,
+                fps: Int, width: Int, height: Int, gatePosition: Double, viewWidthMetres: Double,
+                timestamp: Int64, simulated: Bool, seed: UInt64?) {
+        self.sessionId = sessionId; self.deviceId = deviceId; self.mode = mode; self.startType = startType
+        self.detection = detection; self.fps = fps; self.width = width; self.height = height
+        self.gatePosition = gatePosition; self.viewWidthMetres = viewWidthMetres
+        self.timestamp = timestamp; self.simulated = simulated; self.seed = seed
+    }
+
+    public func jsonLine() -> String {
+        var w = JSONLineWriter()
+        w.string("type", "session")
+        w.int("format", ResultsFormat.version)
+        w.string("sessionId", sessionId)
+        w.string("deviceId", deviceId)
+        w.string("mode", mode)
+        w.string("startType", startType)
+        w.string("detection", detection)
+        w.int("fps", fps)
+        w.int("width", width)
+        w.int("height", height)
+        w.number("gatePosition", gatePosition, places: 4)
+        w.number("viewWidthM", viewWidthMetres, places: 3)
+        w.int("timestamp", timestamp)
+        w.bool("simulated", simulated)
+        if let seed { w.string("seed", String(seed)) }
+        return w.finish()
+    }
+}
+
+public struct CrossingRecord: Equatable {
+    public var sessionId: String
+    public var runId: String
+    public var lap: Int
+    public var role: String
+    public var crossingTimeNanos: Int64
+    public var frameIndex: Int64
+    public var interpolationOffsetMs: Double
+    public var uncertaintyMs: Double
+    public var occupancyAtTrigger: Double
+    public var direction: CrossingDirection
+    public var startTimeNanos: Int64
+    public var elapsedMs: Double
+    /// Lap time; nil for the crossing that started the clock.
+    public var splitTimeMs: Double?
+    public var totalUncertaintyMs: Double
+    public var speedMps: Double
+    public var droppedFrames: Int
+    /// False when the tripod moved during this lap.
+    public var stable: Bool
+    /// Wall-clock time of the record (Unix ms); virtual in a simulation.
+    public var timestamp: Int64
+    /// The simulator's ground truth, only in simulated sessions.
+    public var truthCrossingTimeNanos: Int64?
+
+    public init(sessionId: String, runId: String, lap: Int, role: String, crossingTimeNanos: Int64, frameIndex: Int64,
+                interpolationOffsetMs: Double, uncertaintyMs: Double, occupancyAtTrigger: Double,
+                direction: CrossingDirection, startTimeNanos: Int64, elapsedMs: Double, splitTimeMs: Double?,
+                totalUncertaintyMs: Double, speedMps: Double, droppedFrames: Int, stable: Bool, timestamp: Int64,
+                truthCrossingTimeNanos: Int64?) {
+        self.sessionId = sessionId; self.runId = runId; self.lap = lap; self.role = role
+        self.crossingTimeNanos = crossingTimeNanos; self.frameIndex = frameIndex
+        self.interpolationOffsetMs = interpolationOffsetMs; self.uncertaintyMs = uncertaintyMs
+        self.occupancyAtTrigger = occupancyAtTrigger; self.direction = direction
+        self.startTimeNanos = startTimeNanos; self.elapsedMs = elapsedMs; self.splitTimeMs = splitTimeMs
+        self.totalUncertaintyMs = totalUncertaintyMs; self.speedMps = speedMps; self.droppedFrames = droppedFrames
+        self.stable = stable; self.timestamp = timestamp; self.truthCrossingTimeNanos = truthCrossingTimeNanos
+    }
+
+    /// Detection error against the simulator's truth, milliseconds.
+    public var detectionErrorMs: Double? {
+        truthCrossingTimeNanos.map { Double(crossingTimeNanos - $0) / 1e6 }
+    }
+
+    public var speed: Speed { Speed(metresPerSecond: speedMps) }
+
+    public func jsonLine() -> String {
+        var w = JSONLineWriter()
+        w.string("type", "crossing")
+        w.string("sessionId", sessionId)
+        w.string("runId", runId)
+        w.int("lap", lap)
+        w.string("role", role)
+        w.int("crossingTimeNanos", crossingTimeNanos)
+        w.int("frameIndex", frameIndex)
+        w.number("interpolationOffsetMs", interpolationOffsetMs, places: 3)
+        w.number("uncertaintyMs", uncertaintyMs, places: 3)
+        w.number("occupancyAtTrigger", occupancyAtTrigger, places: 3)
+        w.string("direction", direction.code)
+        w.int("startTimeNanos", startTimeNanos)
+        w.int("finishTimeNanos", crossingTimeNanos)
+        w.number("elapsedMs", elapsedMs, places: 3)
+        if let splitTimeMs { w.number("splitTimeMs", splitTimeMs, places: 3) } else { w.null("splitTimeMs") }
+        w.number("totalUncertaintyMs", totalUncertaintyMs, places: 3)
+        w.number("speedMps", speedMps, places: 3)
+        w.int("droppedFrames", droppedFrames)
+        w.bool("stable", stable)
+        w.int("timestamp", timestamp)
+        if let truth = truthCrossingTimeNanos {
+            w.int("truthCrossingTimeNanos", truth)
+            w.number("detectionErrorMs", Double(crossingTimeNanos - truth) / 1e6, places: 3)
+        }
+        return w.finish()
+    }
+}
+
+public struct SessionEndRecord: Equatable {
+    public var sessionId: String
+    public var laps: Int
+    /// "completed", "stopped" (signal or button) or "error".
+    public var reason: String
+    public var timestamp: Int64
+
+    public init(sessionId: String, laps: Int, reason: String, timestamp: Int64) {
+        self.sessionId = sessionId; self.laps = laps; self.reason = reason; self.timestamp = timestamp
+    }
+
+    public func jsonLine() -> String {
+        var w = JSONLineWriter()
+        w.string("type", "session_end")
+        w.string("sessionId", sessionId)
+        w.int("laps", laps)
+        w.string("reason", reason)
+        w.int("timestamp", timestamp)
+        return w.finish()
+    }
+}

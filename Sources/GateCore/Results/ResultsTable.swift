@@ -1,0 +1,89 @@
+/// The ways results are shown to a person: a line per crossing as it
+/// happens, a table per session, and CSV for a spreadsheet.
+public enum ResultsTable {
+    /// "lap 1   6.338 s  split 6.338 s   8.21 m/s  29.6 km/h  18.4 mph  error +0.412 ms"
+    public static func liveLine(_ r: CrossingRecord) -> String {
+        var line = r.lap == 0 ? "start  clock running" : "lap " + DecimalText.padRight(String(r.lap), 3)
+            + DecimalText.padLeft(DecimalText.fixed(r.elapsedMs / 1000, places: 3), 8) + " s  split "
+            + DecimalText.fixed((r.splitTimeMs ?? 0) / 1000, places: 3) + " s"
+        line += "  " + DecimalText.fixed(r.speed.metresPerSecond, places: 2) + " m/s "
+            + DecimalText.fixed(r.speed.kilometresPerHour, places: 1) + " km/h "
+            + DecimalText.fixed(r.speed.milesPerHour, places: 1) + " mph"
+        if let error = r.detectionErrorMs { line += "  error " + DecimalText.signed(error, places: 3) + " ms" }
+        if !r.stable { line += "  (tripod moved)" }
+        return line
+    }
+
+    private static let columns: [(title: String, width: Int)] = [
+        ("lap", 5), ("time s", 10), ("split s", 9), ("m/s", 7), ("km/h", 7), ("mph", 7), ("±ms", 6),
+    ]
+
+    /// A session as a table; the error column appears when the session was simulated.
+    public static func render(session: SessionRecord?, crossings: [CrossingRecord], ended: SessionEndRecord?) -> String {
+        let showTruth = crossings.contains { $0.truthCrossingTimeNanos != nil }
+        var out = ""
+        if let s = session {
+            out += s.sessionId + ": " + (s.simulated ? "simulated " : "") + s.mode + " laps, " + s.startType
+                + " start, " + s.detection + ", " + String(s.fps) + " fps"
+            if let seed = s.seed { out += ", seed " + String(seed) }
+            out += "\n"
+        }
+        var header = ""
+        for c in columns { header += DecimalText.padLeft(c.title, c.width) }
+        if showTruth { header += DecimalText.padLeft("error ms", 10) }
+        out += header + "\n"
+        var best: CrossingRecord?
+        for r in crossings {
+            var row = DecimalText.padLeft(r.lap == 0 ? "start" : String(r.lap), 5)
+            row += DecimalText.padLeft(DecimalText.fixed(r.elapsedMs / 1000, places: 3), 10)
+            row += DecimalText.padLeft(r.splitTimeMs.map { DecimalText.fixed($0 / 1000, places: 3) } ?? "-", 9)
+            row += DecimalText.padLeft(DecimalText.fixed(r.speed.metresPerSecond, places: 2), 7)
+            row += DecimalText.padLeft(DecimalText.fixed(r.speed.kilometresPerHour, places: 1), 7)
+            row += DecimalText.padLeft(DecimalText.fixed(r.speed.milesPerHour, places: 1), 7)
+            row += DecimalText.padLeft(DecimalText.fixed(r.totalUncertaintyMs, places: 2), 6)
+            if showTruth {
+                row += DecimalText.padLeft(r.detectionErrorMs.map { DecimalText.signed($0, places: 3) } ?? "-", 10)
+            }
+            if !r.stable { row += "  tripod moved" }
+            out += row + "\n"
+            if let split = r.splitTimeMs, best == nil || split < best!.splitTimeMs! { best = r }
+        }
+        if crossings.isEmpty { out += "  (no crossings)\n" }
+        if let best, let split = best.splitTimeMs {
+            out += "best lap: " + String(best.lap) + " in " + DecimalText.fixed(split / 1000, places: 3) + " s\n"
+        }
+        if showTruth {
+            var errors: [Double] = crossings.compactMap { $0.detectionErrorMs?.magnitude }
+            errors.sort()
+            if let worst = errors.last {
+                let median = errors.count % 2 == 1 ? errors[errors.count / 2]
+                    : (errors[errors.count / 2 - 1] + errors[errors.count / 2]) / 2
+                out += "detection error against the simulator's truth: median " + DecimalText.fixed(median, places: 3)
+                    + " ms, max " + DecimalText.fixed(worst, places: 3) + " ms over " + String(errors.count) + " crossings\n"
+            }
+        }
+        if session != nil {
+            if let ended {
+                out += "session ended: " + ended.reason + "\n"
+            } else {
+                out += "session has no end record: the box stopped without closing it (power cut?); every crossing above was saved\n"
+            }
+        }
+        return out
+    }
+
+    public static let csvHeader = "session,lap,run,crossing_time_ns,elapsed_s,split_s,speed_mps,speed_kmh,speed_mph,uncertainty_ms,direction,stable,detection_error_ms"
+
+    public static func csvRow(_ r: CrossingRecord) -> String {
+        var row = r.sessionId + "," + String(r.lap) + "," + r.runId + "," + String(r.crossingTimeNanos) + ","
+        row += DecimalText.fixed(r.elapsedMs / 1000, places: 6) + ","
+        row += (r.splitTimeMs.map { DecimalText.fixed($0 / 1000, places: 6) } ?? "") + ","
+        row += DecimalText.fixed(r.speed.metresPerSecond, places: 3) + ","
+        row += DecimalText.fixed(r.speed.kilometresPerHour, places: 2) + ","
+        row += DecimalText.fixed(r.speed.milesPerHour, places: 2) + ","
+        row += DecimalText.fixed(r.totalUncertaintyMs, places: 3) + "," + r.direction.code + ","
+        row += (r.stable ? "true" : "false") + ","
+        row += r.detectionErrorMs.map { DecimalText.fixed($0, places: 3) } ?? ""
+        return row
+    }
+}

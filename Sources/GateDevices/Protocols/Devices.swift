@@ -1,0 +1,137 @@
+import GateCore
+
+// The small protocols every device of the box sits behind (house rule 5).
+// A Linux implementation talks to the kernel; the simulator implements the
+// same protocol on a virtual clock. The loop is generic over them: no
+// existentials, so the firmware compiles as Embedded Swift.
+
+/// What a camera delivers: size, rate and the sensor's timing.
+public struct FrameFormat: Equatable {
+    public var width: Int
+    public var height: Int
+    public var fps: Int
+    /// Top row to bottom row readout (rolling shutter), nanoseconds.
+    public var readoutNanos: Int64
+    public var exposureNanos: Int64
+
+    public init(width: Int, height: Int, fps: Int, readoutNanos: Int64, exposureNanos: Int64) {
+        self.width = width; self.height = height; self.fps = fps
+        self.readoutNanos = readoutNanos; self.exposureNanos = exposureNanos
+    }
+
+    public var framePeriodNanos: Int64 { 1_000_000_000 / Int64(fps) }
+}
+
+/// A camera streaming into buffers it owns: dequeue a filled one, use it in
+/// place, give it back. Nothing is copied or allocated per frame.
+public protocol FrameSource {
+    var format: FrameFormat { get }
+    /// Frames lost so far, found from gaps in the sequence numbers.
+    var droppedFrames: Int { get }
+    /// The next filled buffer as a luma view stamped in the detector's time
+    /// base, or nil when none is ready (EAGAIN: back to poll).
+    mutating func dequeue() throws(GateError) -> LumaFrame?
+    /// Returns the buffer of the last dequeued frame to the device.
+    mutating func requeue() throws(GateError)
+}
+
+/// An accelerometer on the box, read when its sampling timer fires.
+public protocol MotionSensor {
+    mutating func sample() throws(GateError) -> AccelSample
+}
+
+/// One edge of a button, stamped by the kernel.
+public struct ButtonEdge: Equatable {
+    public var button: Int
+    public var pressed: Bool
+    public var timestampNanos: Int64
+    public init(button: Int, pressed: Bool, timestampNanos: Int64) {
+        self.button = button; self.pressed = pressed; self.timestampNanos = timestampNanos
+    }
+}
+
+public protocol ButtonInput {
+    /// The next pending edge, or nil when none is pending.
+    mutating func nextEdge() throws(GateError) -> ButtonEdge?
+}
+
+/// What the LED and buzzer say. Each pattern is distinct by ear and by eye.
+public enum IndicatorPattern: Equatable {
+    case off
+    /// Slow blink: waiting for the tripod to be still.
+    case stabilising
+    /// Steady light: ready for a crossing.
+    case armed
+    /// Short flash and beep: a crossing was timed.
+    case crossing
+    /// Fast blink and long buzz: something needs a person.
+    case error
+
+    public var name: String {
+        switch self {
+        case .off: return "off"
+        case .stabilising: return "stabilising"
+        case .armed: return "armed"
+        case .crossing: return "crossing"
+        case .error: return "error"
+        }
+    }
+}
+
+public protocol Indicator {
+    mutating func show(_ pattern: IndicatorPattern, atNanos: Int64) throws(GateError)
+}
+
+public enum Sound: Equatable {
+    case beep, gunshot, whistle
+
+    public var name: String {
+        switch self {
+        case .beep: return "beep"
+        case .gunshot: return "gunshot"
+        case .whistle: return "whistle"
+        }
+    }
+}
+
+public protocol SoundOutput {
+    mutating func play(_ sound: Sound, atNanos: Int64) throws(GateError)
+}
+
+/// Which sources are ready after a wait.
+public struct ReadySources: OptionSet, Equatable, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let camera = ReadySources(rawValue: 1 << 0)
+    public static let motion = ReadySources(rawValue: 1 << 1)
+    public static let buttons = ReadySources(rawValue: 1 << 2)
+    public static let signal = ReadySources(rawValue: 1 << 3)
+    /// A simulated session has played its whole scenario.
+    public static let scenarioEnd = ReadySources(rawValue: 1 << 4)
+}
+
+/// Everything the loop drives, and the one wait that serves them all.
+public protocol GatePlatform {
+    associatedtype Camera: FrameSource
+    associatedtype Motion: MotionSensor
+    associatedtype Buttons: ButtonInput
+    associatedtype Lights: Indicator
+    associatedtype Speaker: SoundOutput
+
+    var camera: Camera { get set }
+    var motion: Motion { get set }
+    var buttons: Buttons { get set }
+    var lights: Lights { get set }
+    var speaker: Speaker { get set }
+
+    /// Blocks until at least one source is ready.
+    mutating func wait() throws(GateError) -> ReadySources
+    /// The pending signal, once `.signal` was ready.
+    mutating func nextSignal() throws(GateError) -> SignalDescriptor.Received?
+    /// The platform's monotonic time (virtual in a simulation): for scheduling only.
+    var nowNanos: Int64 { get }
+    /// Wall-clock Unix milliseconds for records (virtual in a simulation).
+    var wallClockMillis: Int64 { get }
+    /// The simulator's truth for the crossing nearest `nanos`; nil on real devices.
+    func truthCrossing(nearNanos: Int64) -> Int64?
+}

@@ -1,0 +1,88 @@
+import GateCore
+
+/// Results on the card (house rule 7): one directory per session, one
+/// append-only JSON Lines file in it, every record fsync'd before the box
+/// goes on. Nothing is ever rewritten; a new session never reuses a directory.
+public struct ResultsStore {
+    public let dataDirectory: String
+
+    public init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Session directories, oldest first ("session-0001", ...).
+    public func sessionIds() throws(GateError) -> [String] {
+        guard Directory.exists(dataDirectory) else { return [] }
+        do {
+            return try Directory.entries(dataDirectory).filter { ResultsStore.sessionNumber($0) != nil }
+        } catch {
+            throw GateError(dataDirectory, error, doing: "listing sessions")
+        }
+    }
+
+    public func resultsPath(session: String) -> String {
+        dataDirectory + "/" + session + "/" + ResultsFormat.fileName
+    }
+
+    /// Creates the next session directory and its results file.
+    public func createSession() throws(GateError) -> SessionLog {
+        do {
+            try Directory.create(dataDirectory)
+        } catch {
+            throw GateError(dataDirectory, error, doing: "creating the data directory")
+        }
+        var next = (try sessionIds().compactMap { ResultsStore.sessionNumber($0) }.max() ?? 0) + 1
+        // Another writer may race us to a number: mkdir is the arbiter.
+        while true {
+            let id = "session-" + DecimalText.zeroPadded(next, width: 4)
+            let directory = dataDirectory + "/" + id
+            do {
+                try Directory.createNew(directory)
+            } catch {
+                if error == .exists { next += 1; continue }
+                throw GateError(directory, error, doing: "creating the session directory")
+            }
+            let path = directory + "/" + ResultsFormat.fileName
+            let fd: FileDescriptor
+            do {
+                fd = try FileDescriptor.open(path, [.writeOnly, .create, .exclusive, .append])
+                try Directory.sync(directory)
+                try Directory.sync(dataDirectory)
+            } catch {
+                throw GateError(path, error, doing: "creating the results file")
+            }
+            return SessionLog(sessionId: id, path: path, descriptor: fd)
+        }
+    }
+
+    static func sessionNumber(_ name: String) -> Int? {
+        guard name.hasPrefix("session-"), name.utf8.count > 8 else { return nil }
+        guard let n = DecimalText.parseInt(name.dropFirst(8)), n > 0 else { return nil }
+        return Int(n)
+    }
+}
+
+/// An open session's results file: append a line, fsync, go on.
+public struct SessionLog {
+    public let sessionId: String
+    public let path: String
+    private let descriptor: FileDescriptor
+
+    init(sessionId: String, path: String, descriptor: FileDescriptor) {
+        self.sessionId = sessionId
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    /// Appends one record and waits until it is on the card.
+    public func append(_ jsonLine: String) throws(GateError) {
+        do {
+            try descriptor.writeAll(jsonLine + "\n")
+            try descriptor.sync()
+        } catch {
+            throw GateError(path, error, doing: "appending a result")
+        }
+    }
+
+    public func close() { descriptor.close() }
+}

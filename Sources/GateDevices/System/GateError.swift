@@ -1,0 +1,20 @@
+/// An error a person can act on: what input or device, and what was wrong
+/// or expected (house rule 8). Every failure of the box ends up as one.
+public struct GateError: Error, Equatable {
+    /// The input or device: "/dev/video0", "--fps", "board.conf line 12".
+    public var subject: String
+    /// What went wrong, or what was expected.
+    public var problem: String
+
+    public init(_ subject: String, _ problem: String) {
+        self.subject = subject
+        self.problem = problem
+    }
+
+    public init(_ subject: String, _ errno: Errno, doing action: String) {
+        self.subject = subject
+        self.problem = "\(action) failed: \(errno.description)"
+    }
+
+    public var message: String { "\(subject): \(problem)" }
+}

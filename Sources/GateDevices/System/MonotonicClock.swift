@@ -1,0 +1,19 @@
+import CGateShim
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock every kernel timestamp of the
+/// box is on. Used to schedule, never to stamp an event the kernel stamped.
+public enum MonotonicClock {
+    public static func nowNanos() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Wall-clock time in Unix milliseconds, for record keeping only (a box
+    /// without a real-time clock may be wrong here; results order by monotonic time).
+    public static func unixMillis() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,84 @@
+import GateCore
+
+/// What a simulated session is made of, fixed by the options and the seed:
+/// when the button is pressed, how the tripod settles, and every pass of
+/// the athlete through the view.
+public struct SimulationOptions: Equatable {
+    public var seed: UInt64 = 1
+    /// Laps after the flying start: the athlete passes the gate runs + 1 times.
+    public var runs = 4
+    public var fps = 120
+    public var width = 320
+    public var height = 240
+    /// Every pass at this speed (m/s); nil: each pass drawn from 3...11 m/s.
+    public var speedMetresPerSecond: Double?
+    public var viewWidthMetres = 4.0
+    public var gatePosition = 0.5
+    public var readoutNanos: Int64 = 8_000_000
+    public var exposureNanos: Int64 = 1_000_000
+    public var noiseSigma = 2.0
+    /// Length of one lap of the loop the athlete runs between passes, metres.
+    public var lapMetres = 30.0
+
+    public init() {}
+}
+
+public struct Scenario: Equatable {
+    public var options: SimulationOptions
+    public var camera: CameraModel
+    public var runners: [Runner]
+    /// Ground truth: when each runner's torso front reaches the gate line.
+    public var truthNanos: [Int64]
+    /// The arming button's press and release.
+    public var buttonPressNanos: Int64
+    public var buttonReleaseNanos: Int64
+    /// When the tripod, just set down, has stopped ringing.
+    public var settleNanos: Int64
+    public var endNanos: Int64
+
+    public init(options: SimulationOptions) {
+        self.options = options
+        var random = SplitMix64(seed: options.seed)
+        camera = CameraModel(width: options.width, height: options.height, viewWidthMetres: options.viewWidthMetres,
+                             readoutNanos: options.readoutNanos, exposureNanos: options.exposureNanos,
+                             noiseSigma: options.noiseSigma)
+        buttonPressNanos = 300_000_000
+        buttonReleaseNanos = 450_000_000
+        settleNanos = 1_200_000_000 + Int64(random.uniform(0, 400_000_000))
+        let gateX = options.gatePosition * options.viewWidthMetres
+        runners = []
+        truthNanos = []
+        // The first pass: the athlete's torso reaches the gate a few seconds
+        // after the box can have armed (settled + 1 s still).
+        var crossing = settleNanos + 1_000_000_000 + 1_500_000_000 + Int64(random.uniform(0, 1_000_000_000))
+        var previousSpeed = 0.0
+        for pass in 0...options.runs {
+            let speed = options.speedMetresPerSecond ?? random.uniform(3, 11)
+            if pass > 0 {
+                // Lap time from the average of the two pass speeds, slower on the bend.
+                let average = 0.92 * (speed + previousSpeed) / 2
+                crossing += Int64(options.lapMetres / average * 1e9)
+            }
+            previousSpeed = speed
+            // Place the runner so its torso front meets the gate at `crossing`:
+            // entry is defined at the gate, the renderer extrapolates both ways.
+            let shirtDark = random.unit() < 0.5
+            let runner = Runner(entryNanos: crossing, entryX: gateX - Runner.torsoHalfDepth,
+                                speedMetresPerSecond: speed, direction: .leftToRight,
+                                shirtLuma: shirtDark ? 45 : 215, skinLuma: 95 + 40 * random.unit(),
+                                legLuma: 60 + 30 * random.unit(), stridePhase: random.uniform(0, PortableMath.twoPi))
+            runners.append(runner)
+            truthNanos.append(runner.torsoFrontNanos(reaching: gateX))
+        }
+        endNanos = crossing + 1_500_000_000
+    }
+
+    /// The truth nearest `nanos`, if one is within half a second.
+    public func truth(nearNanos nanos: Int64) -> Int64? {
+        var best: Int64?
+        for t in truthNanos where (t - nanos).magnitude < 500_000_000 {
+            if best == nil || (t - nanos).magnitude < (best! - nanos).magnitude { best = t }
+        }
+        return best
+    }
+}

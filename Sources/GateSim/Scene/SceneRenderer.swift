@@ -1,0 +1,140 @@
+import GateCore
+
+/// What the simulated camera looks at and how its sensor behaves.
+public struct CameraModel: Equatable {
+    public var width: Int
+    public var height: Int
+    /// Metres of lane across the full width of the image.
+    public var viewWidthMetres: Double
+    /// Image row of the ground line, as a fraction of the height.
+    public var groundRow: Double
+    public var readoutNanos: Int64
+    public var exposureNanos: Int64
+    /// Sensor noise, one sigma, in luma steps.
+    public var noiseSigma: Double
+
+    public init(width: Int, height: Int, viewWidthMetres: Double, groundRow: Double = 0.92,
+                readoutNanos: Int64, exposureNanos: Int64, noiseSigma: Double) {
+        self.width = width; self.height = height; self.viewWidthMetres = viewWidthMetres
+        self.groundRow = groundRow; self.readoutNanos = readoutNanos; self.exposureNanos = exposureNanos
+        self.noiseSigma = noiseSigma
+    }
+
+    public var pixelsPerMetre: Double { Double(width) / viewWidthMetres }
+}
+
+/// Renders runners over a static background, one row at a time, each row at
+/// its own exposure instant (rolling shutter), averaged over the exposure
+/// (motion blur), with anti-aliased edges and sensor noise. All storage is
+/// allocated in init; `render` allocates nothing.
+public final class SceneRenderer {
+    public let camera: CameraModel
+    public var runners: [Runner]
+    private let seed: UInt64
+    private let background: UnsafeMutablePointer<Float>
+    private let rowAccumulator: UnsafeMutablePointer<Float>
+    private let rowLayer: UnsafeMutablePointer<Float>
+    private var parts: [(Capsule, Double)] = []
+    /// Sub-samples across the exposure: one per 1 ms, 1...4.
+    private let exposureSamples: Int
+
+    public init(camera: CameraModel, runners: [Runner], seed: UInt64) {
+        self.camera = camera
+        self.runners = runners
+        self.seed = seed
+        background = .allocate(capacity: camera.width * camera.height)
+        rowAccumulator = .allocate(capacity: camera.width)
+        rowLayer = .allocate(capacity: camera.width)
+        parts.reserveCapacity(16)
+        exposureSamples = max(1, min(4, Int(camera.exposureNanos / 1_000_000)))
+        paintBackground()
+    }
+
+    deinit {
+        background.deallocate(); rowAccumulator.deallocate(); rowLayer.deallocate()
+    }
+
+    /// A track scene: bright sky, a darker fence band, lane lines on the ground.
+    private func paintBackground() {
+        var random = SplitMix64(seed: seed ^ 0xB4C6_0000_0000_0001)
+        let w = camera.width, h = camera.height
+        let ground = Int(camera.groundRow * Double(h))
+        let postSpacing = max(4, Int(camera.pixelsPerMetre / 2))
+        for y in 0..<h {
+            let v = Double(y) / Double(h)
+            var base: Double
+            if y < h / 5 { base = 175 - 20 * v }               // sky
+            else if y < ground - h / 6 { base = 132 + 10 * v } // stands and fence
+            else if y < ground { base = 120 }                  // track surface behind
+            else { base = 105 }                                // lane in front
+            for x in 0..<w {
+                var value = base
+                // Fence posts every ~0.5 m and a little texture.
+                if y >= h / 5 && y < ground - h / 6 && x % postSpacing < 2 { value -= 25 }
+                value += 3 * (random.unit() - 0.5)
+                background[y * w + x] = Float(value)
+            }
+        }
+    }
+
+    /// Renders the frame whose top row is exposed (mid-exposure) at
+    /// `topRowNanos` into `target` (width x height luma, tightly packed).
+    public func render(topRowNanos: Int64, frameIndex: UInt64, into target: UnsafeMutablePointer<UInt8>) {
+        let w = camera.width, h = camera.height
+        let metresPerPixel = camera.viewWidthMetres / Double(w)
+        let groundPixel = camera.groundRow * Double(h)
+        var noise = SplitMix64(seed: seed &+ frameIndex &* 0x9E37_79B9_7F4A_7C15)
+        let noiseScale = camera.noiseSigma / 0.577_350_269 / 65536.0
+        let samples = exposureSamples
+        for row in 0..<h {
+            let rowNanos = topRowNanos + camera.readoutNanos * Int64(row) / Int64(h)
+            let worldY = (groundPixel - (Double(row) + 0.5)) * metresPerPixel
+            let backgroundRow = background + row * w
+            var touched = false
+            if worldY > -0.1 && worldY < Runner.height + 0.1 {
+                for i in 0..<w { rowAccumulator[i] = 0 }
+                for k in 0..<samples {
+                    let offset = camera.exposureNanos * Int64(2 * k + 1) / Int64(2 * samples) - camera.exposureNanos / 2
+                    let t = rowNanos + offset
+                    for i in 0..<w { rowLayer[i] = backgroundRow[i] }
+                    for runner in runners {
+                        let extent = runner.extent(atNanos: t)
+                        if extent.high < 0 || extent.low > camera.viewWidthMetres { continue }
+                        runner.parts(atNanos: t, into: &parts)
+                        for (shape, luma) in parts {
+                            guard let span = shape.slice(atY: worldY) else { continue }
+                            touched = true
+                            blend(low: span.low / metresPerPixel, high: span.high / metresPerPixel, luma: Float(luma))
+                        }
+                    }
+                    for i in 0..<w { rowAccumulator[i] += rowLayer[i] }
+                }
+            }
+            let out = target + row * w
+            let scale = 1 / Float(samples)
+            for x in 0..<w {
+                let clean = touched ? rowAccumulator[x] * scale : backgroundRow[x]
+                let bits = noise.next()
+                let sum = Double((bits & 0xFFFF) + ((bits >> 16) & 0xFFFF) + ((bits >> 32) & 0xFFFF) + (bits >> 48))
+                let value = Double(clean) + (sum - 131_070) * noiseScale
+                out[x] = value <= 0 ? 0 : (value >= 255 ? 255 : UInt8(value.rounded()))
+            }
+        }
+    }
+
+    /// Paints [low, high) (pixel units) over rowLayer with area coverage.
+    @inline(__always)
+    private func blend(low: Double, high: Double, luma: Float) {
+        let w = camera.width
+        guard high > 0, low < Double(w) else { return }
+        let first = max(0, Int(low.rounded(.down)))
+        let last = min(w - 1, Int(high.rounded(.down)))
+        if first > last { return }
+        for x in first...last {
+            let cover = min(high, Double(x + 1)) - max(low, Double(x))
+            if cover <= 0 { continue }
+            let c = Float(min(1, cover))
+            rowLayer[x] = rowLayer[x] * (1 - c) + luma * c
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import GateCore
+import GateDevices
+
+/// The whole box in simulation: every device on one virtual clock, and a
+/// wait that jumps the clock to the next event. Paced, it sleeps in poll()
+/// on the signal descriptor until the wall clock catches up, so Ctrl-C is
+/// handled by the same code as on the box; fast, it only peeks at signals.
+public struct SimulatedPlatform: GatePlatform {
+    public var camera: SimulatedCamera
+    public var motion: SimulatedMotion
+    public var buttons: SimulatedButtons
+    public var lights: TerminalIndicator
+    public var speaker: TerminalSpeaker
+    public let scenario: Scenario
+    public let clock: VirtualClock
+    private let renderer: SceneRenderer
+    private let paced: Bool
+    private let signals: SignalDescriptor?
+    private var poller: Poller
+    private var signalSlot = -1
+    private var wallStartNanos: Int64 = 0
+    private var ended = false
+    /// Virtual Unix time of the simulation's start, so records are reproducible.
+    public static let epochMillis: Int64 = 1_767_225_600_000   // 2026-01-01T00:00:00Z
+
+    public init(scenario: Scenario, paced: Bool, signals: SignalDescriptor?, console: Console) {
+        self.scenario = scenario
+        self.paced = paced
+        self.signals = signals
+        clock = VirtualClock()
+        renderer = SceneRenderer(camera: scenario.camera, runners: scenario.runners, seed: scenario.options.seed)
+        camera = SimulatedCamera(renderer: renderer, fps: scenario.options.fps, clock: clock)
+        motion = SimulatedMotion(settleNanos: scenario.settleNanos, seed: scenario.options.seed, clock: clock)
+        buttons = SimulatedButtons(edges: [
+            ButtonEdge(button: 0, pressed: true, timestampNanos: scenario.buttonPressNanos),
+            ButtonEdge(button: 0, pressed: false, timestampNanos: scenario.buttonReleaseNanos),
+        ], clock: clock)
+        lights = TerminalIndicator(console: console)
+        speaker = TerminalSpeaker(console: console)
+        poller = Poller(capacity: 1)
+        if let signals { signalSlot = poller.register(signals.descriptor) }
+        wallStartNanos = MonotonicClock.nowNanos()
+    }
+
+    public func release() {
+        camera.release()
+        poller.release()
+    }
+
+    public var nowNanos: Int64 { clock.nowNanos }
+    public var wallClockMillis: Int64 { SimulatedPlatform.epochMillis + clock.nowNanos / 1_000_000 }
+
+    public func truthCrossing(nearNanos nanos: Int64) -> Int64? { scenario.truth(nearNanos: nanos) }
+
+    public mutating func wait() throws(GateError) -> ReadySources {
+        let next = min(min(camera.nextReadyNanos, motion.nextSampleNanos),
+                       min(buttons.nextEdgeNanos, scenario.endNanos))
+        // Sleep (paced) or peek (fast) on the signal descriptor.
+        if signalSlot >= 0 {
+            var timeout: Int32 = 0
+            if paced {
+                let due = wallStartNanos + next
+                let remaining = due - MonotonicClock.nowNanos()
+                timeout = remaining > 0 ? Int32((remaining + 999_999) / 1_000_000) : 0
+            }
+            do {
+                if try poller.wait(timeoutMillis: timeout) > 0 && poller.isReadable(signalSlot) { return .signal }
+            } catch {
+                throw GateError("poll", error, doing: "waiting for the next event")
+            }
+        }
+        clock.advance(to: next)
+        var ready: ReadySources = []
+        if camera.nextReadyNanos <= next { ready.insert(.camera) }
+        if motion.nextSampleNanos <= next { ready.insert(.motion) }
+        if buttons.nextEdgeNanos <= next { ready.insert(.buttons) }
+        if scenario.endNanos <= next && !ended { ready.insert(.scenarioEnd); ended = true }
+        return ready
+    }
+
+    public mutating func nextSignal() throws(GateError) -> SignalDescriptor.Received? {
+        guard let signals else { return nil }
+        do { return try signals.next() } catch { throw GateError("signalfd", error, doing: "reading a signal") }
+    }
+}
