@@ -33,6 +33,6 @@ let package = Package(
         .testTarget(name: "GateCoreTests", dependencies: ["GateCore"]),
         .testTarget(name: "GateDevicesTests", dependencies: ["GateDevices", "CGateShim"]),
         .testTarget(name: "GateSimTests", dependencies: ["GateSim", "GateCore"]),
-        .testTarget(name: "GateBoxTests", dependencies: ["GateBox", "GateCore", "GateSim", "ts-gate"]),
+        .testTarget(name: "GateBoxTests", dependencies: ["GateBox", "GateCore", "GateDevices", "GateSim"]),
     ]
 )

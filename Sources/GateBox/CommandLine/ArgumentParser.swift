@@ -1,4 +1,5 @@
 import GateCore
+import GateSim
 
 /// Parses `ts-gate ...` by hand: Embedded Swift has no ArgumentParser, and
 /// the grammar is small. Every error names the option and what it accepts.

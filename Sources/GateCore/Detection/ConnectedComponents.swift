@@ -123,21 +123,7 @@ public final class ConnectedComponents {
             if area[root] > bestArea { bestArea = area[root]; best = root }
         }
         guard best >= 0 else { return nil }
-        bestRoot = Int32(best)
         return Component(area: Int(area[best]), minX: Int(box[4 * best]), maxX: Int(box[4 * best + 1]),
                          minY: Int(box[4 * best + 2]), maxY: Int(box[4 * best + 3]), sumX: sumX[best])
-    }
-
-    private var bestRoot: Int32 = -1
-
-    /// Writes 1 into `target` (width x height) for every pixel of the
-    /// component `largest` returned last, 0 elsewhere, within rows minY...maxY.
-    public func paintLargest(into target: UnsafeMutablePointer<UInt8>, rows: ClosedRange<Int>) {
-        for y in rows { (target + y * width).update(repeating: 0, count: width) }
-        guard bestRoot >= 0 else { return }
-        for r in 0..<runCount where rows.contains(Int(runRow[r])) && find(Int32(r)) == bestRoot {
-            let base = target + Int(runRow[r]) * width
-            for x in Int(runStart[r])...Int(runEnd[r]) { base[x] = 1 }
-        }
     }
 }

@@ -18,7 +18,7 @@ public struct DetectorSettings: Equatable {
     /// Torso band, as fractions of the blob height from its top: shoulders to hips.
     public var torsoBandTop = 0.24
     public var torsoBandBottom = 0.46
-    /// A column is torso when its longest run inside the band covers this fraction of the band.
+    /// A column is torso when its moving pixels fill this fraction of the band.
     public var torsoColumnFill = 0.6
     /// Minimum speed of the leading edge, work pixels per second.
     public var minVelocityPixelsPerSecond = 60.0

@@ -19,7 +19,6 @@ public final class PhotoFinishDetector {
     private var previous: UnsafeMutablePointer<UInt8>
     private var current: UnsafeMutablePointer<UInt8>
     private let difference: UnsafeMutablePointer<UInt8>
-    private let body: UnsafeMutablePointer<UInt8>
     private let histogram: UnsafeMutablePointer<UInt32>
     private let components: ConnectedComponents
     private let sampleTimes: UnsafeMutablePointer<Double>
@@ -51,7 +50,6 @@ public final class PhotoFinishDetector {
         previous = .allocate(capacity: pixels)
         current = .allocate(capacity: pixels)
         difference = .allocate(capacity: pixels)
-        body = .allocate(capacity: pixels)
         histogram = .allocate(capacity: 256)
         histogram.initialize(repeating: 0, count: 256)
         components = ConnectedComponents(width: workWidth, height: workHeight)
@@ -61,7 +59,7 @@ public final class PhotoFinishDetector {
     }
 
     deinit {
-        previous.deallocate(); current.deallocate(); difference.deallocate(); body.deallocate()
+        previous.deallocate(); current.deallocate(); difference.deallocate()
         histogram.deallocate(); sampleTimes.deallocate(); sampleEdges.deallocate()
     }
 
@@ -108,13 +106,17 @@ public final class PhotoFinishDetector {
         guard motion > 0.25 || motion < -0.25 else { return nil }
         let direction: CrossingDirection = motion > 0 ? .leftToRight : .rightToLeft
 
-        // The torso band and its front column.
+        // The torso band and its front column. The largest blob proves a body
+        // and fixes the band; the front is looked for among all moving pixels
+        // near it, because differencing splits a plain-coloured body into
+        // separate front and back edges.
         let bandTop = blob.minY + Int(settings.torsoBandTop * Double(blob.height))
         let bandBottom = max(bandTop + 1, blob.minY + Int(settings.torsoBandBottom * Double(blob.height)))
-        components.paintLargest(into: body, rows: bandTop...bandBottom)
         let bandHeight = bandBottom - bandTop + 1
         let needed = max(2, Int(settings.torsoColumnFill * Double(bandHeight)))
-        guard let column = frontColumn(direction: direction, minX: blob.minX, maxX: blob.maxX,
+        let margin = blob.height / 2
+        guard let column = frontColumn(direction: direction, minX: max(0, blob.minX - margin),
+                                       maxX: min(workWidth - 1, blob.maxX + margin),
                                        rows: bandTop...bandBottom, needed: needed)
         else { return nil }
         let edge = Double(column) + 0.5
@@ -214,18 +216,20 @@ public final class PhotoFinishDetector {
         return 255
     }
 
-    /// The outermost column, on the side the body moves to, whose longest
-    /// vertical run of body pixels inside the band reaches `needed`.
+    /// The outermost column, on the side the body moves to, with at least
+    /// `needed` moving pixels inside the band: arms and hands are too thin to
+    /// fill the band, the torso is not. A count, not the longest run, so an
+    /// arm held across the chest (which hides the torso edge in its own
+    /// rows) does not disqualify the torso's column.
     private func frontColumn(direction: CrossingDirection, minX: Int, maxX: Int,
                              rows: ClosedRange<Int>, needed: Int) -> Int? {
         var x = direction == .leftToRight ? maxX : minX
         let step = direction == .leftToRight ? -1 : 1
+        let threshold = noiseThreshold
         while x >= minX && x <= maxX {
-            var run = 0, best = 0
-            for y in rows {
-                if body[y * workWidth + x] != 0 { run += 1; if run > best { best = run } } else { run = 0 }
-            }
-            if best >= needed { return x }
+            var count = 0
+            for y in rows where difference[y * workWidth + x] > threshold { count += 1 }
+            if count >= needed { return x }
             x += step
         }
         return nil

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import GateCore
+
+@Suite struct ResultRecordsTests {
+    static var session: SessionRecord { SessionRecord(sessionId: "session-0001", deviceId: "ts-gate-sim", mode: "solo", startType: "flying",
+                                       detection: "photo-finish", fps: 120, width: 320, height: 240, gatePosition: 0.5,
+                                       viewWidthMetres: 4, timestamp: 1_767_225_600_000, simulated: true, seed: 7) }
+
+    static func crossing(lap: Int, split: Double?) -> CrossingRecord {
+        CrossingRecord(sessionId: "session-0001", runId: "run-00\(lap)", lap: lap, role: "solo",
+                       crossingTimeNanos: 4_684_000_000 + Int64(lap) * 3_000_000_000, frameIndex: 560 + Int64(lap) * 360,
+                       interpolationOffsetMs: -2.125, uncertaintyMs: 0.4, occupancyAtTrigger: 0.61, direction: .leftToRight,
+                       startTimeNanos: 4_684_000_000, elapsedMs: Double(lap) * 3000, splitTimeMs: split,
+                       totalUncertaintyMs: 0.566, speedMps: 10.36, droppedFrames: 0, stable: lap != 2,
+                       timestamp: 1_767_225_604_684, truthCrossingTimeNanos: 4_683_061_000 + Int64(lap) * 3_000_000_000)
+    }
+
+    @Test func crossingLinesUseTheProtocolsFieldNames() {
+        let line = Self.crossing(lap: 1, split: 3000).jsonLine()
+        for field in ["\"crossingTimeNanos\":7684000000", "\"frameIndex\":920", "\"interpolationOffsetMs\":-2.125",
+                      "\"uncertaintyMs\":0.400", "\"runId\":\"run-001\"", "\"splitTimeMs\":3000.000",
+                      "\"startTimeNanos\":4684000000", "\"finishTimeNanos\":7684000000", "\"totalUncertaintyMs\":0.566",
+                      "\"occupancyAtTrigger\":0.610", "\"detectionErrorMs\":0.939"] {
+            #expect(line.contains(field), "\(field) in \(line)")
+        }
+        #expect(!line.contains("\n"))
+    }
+
+    @Test func everyRecordReadsBackAsWritten() {
+        let end = SessionEndRecord(sessionId: "session-0001", laps: 2, reason: "completed", timestamp: 1_767_225_620_000)
+        let text = [Self.session.jsonLine(), Self.crossing(lap: 0, split: nil).jsonLine(),
+                    Self.crossing(lap: 1, split: 3000).jsonLine(), end.jsonLine()].joined(separator: "\n") + "\n"
+        let parsed = ResultsReader.parse(text)
+        #expect(parsed.warnings.isEmpty)
+        #expect(parsed.records == [.session(Self.session), .crossing(Self.crossing(lap: 0, split: nil)),
+                                   .crossing(Self.crossing(lap: 1, split: 3000)), .end(end)])
+    }
+
+    @Test func aTornLastLineIsReportedAndEverythingBeforeItKept() {
+        let full = Self.crossing(lap: 1, split: 3000).jsonLine()
+        let text = Self.session.jsonLine() + "\n" + Self.crossing(lap: 0, split: nil).jsonLine() + "\n" + full.prefix(57)
+        let parsed = ResultsReader.parse(text)
+        #expect(parsed.records.count == 2)
+        #expect(parsed.warnings.count == 1)
+        #expect(parsed.warnings.first?.hasPrefix("line 3: torn last line (57 bytes") == true)
+    }
+
+    @Test func aDamagedLineInTheMiddleIsNamedAndSkipped() {
+        let text = Self.session.jsonLine() + "\n{\"type\":\"crossing\",\"lap\":\"x\"}\n"
+            + "{\"type\":\"penalty\"}\n" + Self.crossing(lap: 0, split: nil).jsonLine() + "\n"
+        let parsed = ResultsReader.parse(text)
+        #expect(parsed.records.count == 2)
+        #expect(parsed.warnings == [
+            "line 2: field \"direction\" is missing (expected a string); line skipped",
+            "line 3: unknown record type \"penalty\" (expected session, crossing or session_end); line skipped",
+        ])
+    }
+
+    @Test func aNewerFormatIsRefusedByName() {
+        let text = Self.session.jsonLine().replacingOccurrences(of: "\"format\":1", with: "\"format\":2") + "\n"
+        let parsed = ResultsReader.parse(text)
+        #expect(parsed.records.isEmpty)
+        #expect(parsed.warnings.first?.contains("results format 2 is not supported") == true)
+    }
+
+    @Test func tableAndCSVShowTheLaps() {
+        let crossings = [Self.crossing(lap: 0, split: nil), Self.crossing(lap: 1, split: 3000), Self.crossing(lap: 2, split: 2900)]
+        let table = ResultsTable.render(session: Self.session, crossings: crossings, ended: nil)
+        #expect(table.contains("session-0001: simulated solo laps, flying start, photo-finish, 120 fps, seed 7"))
+        #expect(table.contains("start     0.000        -  10.36   37.3   23.2  0.57    +0.939"))
+        #expect(table.contains("    2     6.000    2.900"))
+        #expect(table.contains("tripod moved"))
+        #expect(table.contains("best lap: 2 in 2.900 s"))
+        #expect(table.contains("no end record"))
+        let row = ResultsTable.csvRow(crossings[1])
+        #expect(row == "session-0001,1,run-001,7684000000,3.000000,3.000000,10.360,37.30,23.17,0.566,ltr,true,0.939")
+        #expect(ResultsTable.csvHeader.split(separator: ",").count == row.split(separator: ",", omittingEmptySubsequences: false).count)
+    }
+}
