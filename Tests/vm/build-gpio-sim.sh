@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Build gpio-sim.ko out of tree against the cached Debian headers (Debian's
+# kernels ship without CONFIG_GPIO_SIM) and install it into the cached module
+# tree as extra/gpio-sim.ko (then depmod). Idempotent: a re-run is a no-op.
+#
+#   Tests/vm/build-gpio-sim.sh
+#
+# Module = gpio-sim.c + gpiolib.h + a local copy of kernel/irq/irq_sim.c
+# (CONFIG_IRQ_SIM is off) with its EXPORT_SYMBOL_GPL lines dropped and
+# handle_simple_irq(irq_to_desc(irq)) replaced by generic_handle_irq(irq)
+# (irq_to_desc is not exported to modules).
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+"$VM_DIR/fetch-kernel.sh"
+load_kernel_env
+take_lock gpio-sim
+
+# The kernel was built with a specific gcc (CC = ... gcc-12 in .kernelvariables).
+CC_NAME=$(grep -o 'gcc-[0-9][0-9]*' "$KHEADERS/.kernelvariables" | head -n1 || true)
+[ -n "$CC_NAME" ] || die "cannot find the compiler in $KHEADERS/.kernelvariables"
+ensure_packages "$CC_NAME" make
+
+SELF=$VM_DIR/${BASH_SOURCE[0]##*/}
+OUT=$KDIR/gpio-sim
+KO=$OUT/gpio-sim.ko
+INSTALLED=$KROOT/lib/modules/$KVER/extra/gpio-sim.ko
+KEY=$(fingerprint "$SELF" "$KVER" "$KPKGVER" "$KSRC/drivers/gpio/gpio-sim.c" \
+      "$KSRC/drivers/gpio/gpiolib.h" "$KSRC/kernel/irq/irq_sim.c")
+
+if ! stamp_ok "$OUT/.stamp" "$KEY" || [ ! -f "$KO" ]; then
+    log "building gpio-sim.ko for $KVER"
+    rm -rf "$OUT" "$OUT.tmp"
+    mkdir -p "$OUT.tmp"
+    B=$OUT.tmp
+    cp "$KSRC/drivers/gpio/gpio-sim.c" "$B/gpio-sim-main.c"
+    cp "$KSRC/drivers/gpio/gpiolib.h" "$B/gpiolib.h"
+    cp "$KSRC/kernel/irq/irq_sim.c" "$B/irq_sim_local.c"
+    sed -i -e '/^EXPORT_SYMBOL_GPL(/d' \
+        -e 's/handle_simple_irq(irq_to_desc(\([a-z_]*\)))/generic_handle_irq(\1)/' \
+        "$B/irq_sim_local.c"
+    grep -q 'generic_handle_irq(' "$B/irq_sim_local.c" ||
+        die "irq_sim.c: the handle_simple_irq(irq_to_desc(...)) call was not found"
+    ! grep -q 'EXPORT_SYMBOL\|irq_to_desc' "$B/irq_sim_local.c" ||
+        die "irq_sim.c: leftover EXPORT_SYMBOL or irq_to_desc"
+    cat >"$B/Kbuild" <<'EOF'
+obj-m := gpio-sim.o
+gpio-sim-y := gpio-sim-main.o irq_sim_local.o
+EOF
+    # One job: the machine is shared with other builds.
+    make -s -j1 -C "$KHEADERS" M="$B" modules >"$B/build.log" 2>&1 || {
+        cat "$B/build.log" >&2
+        die "gpio-sim build failed"
+    }
+    [ -f "$B/gpio-sim.ko" ] || die "no gpio-sim.ko produced"
+    modinfo -F vermagic "$B/gpio-sim.ko" | grep -q "^$KVER " ||
+        die "gpio-sim.ko vermagic is not $KVER: $(modinfo -F vermagic "$B/gpio-sim.ko")"
+    mv "$B" "$OUT"
+    stamp_set "$OUT/.stamp" "$KEY"
+fi
+
+# Install into the cached module tree so that modprobe --show-depends resolves
+# it like any other module (redone if fetch-kernel.sh re-unpacked the tree).
+if ! cmp -s "$KO" "$INSTALLED"; then
+    log "installing gpio-sim.ko into $KROOT/lib/modules/$KVER/extra"
+    mkdir -p "${INSTALLED%/*}"
+    cp "$KO" "$INSTALLED.tmp"
+    mv -f "$INSTALLED.tmp" "$INSTALLED"
+    depmod -b "$KROOT" "$KVER"
+fi
+modprobe -d "$KROOT" -S "$KVER" --show-depends gpio-sim >/dev/null ||
+    die "modprobe cannot resolve gpio-sim in $KROOT"
+log "ready: $INSTALLED"
