@@ -9,6 +9,7 @@ public enum Version {
 /// Returns the process exit status: 0 done, 1 failed, 2 bad command line.
 public enum TSGate {
     public static func main(arguments: [String], console: Console = Console()) -> Int32 {
+        SignalDescriptor.ignoreBrokenPipes()
         let command: Command
         do {
             command = try ArgumentParser.parse(arguments)

@@ -55,6 +55,8 @@ static inline int gate_stderr_fd(void) { return STDERR_FILENO; }
 // ---- signal sets (macros in glibc) ----
 static inline int gate_sigemptyset(sigset_t *set) { return sigemptyset(set); }
 static inline int gate_sigaddset(sigset_t *set, int signo) { return sigaddset(set, signo); }
+// SIG_IGN is a cast of a constant to a function pointer: Swift cannot spell it.
+static inline void gate_ignore_signal(int signo) { signal(signo, SIG_IGN); }
 
 // ---- directory entries (d_name is a fixed C array) ----
 static inline const char *gate_dirent_name(const struct dirent *entry) { return entry->d_name; }

@@ -68,6 +68,7 @@ public final class ConnectedComponents {
     /// exceeds `threshold` and returns the largest component, or nil if none.
     public func largest(in image: UnsafePointer<UInt8>, threshold: UInt8) -> Component? {
         runCount = 0
+        labelled = false
         var previousRowFirst = 0, previousRowEnd = 0
         for y in 0..<height {
             let row = image + y * width
@@ -123,7 +124,34 @@ public final class ConnectedComponents {
             if area[root] > bestArea { bestArea = area[root]; best = root }
         }
         guard best >= 0 else { return nil }
+        labelled = true
         return Component(area: Int(area[best]), minX: Int(box[4 * best]), maxX: Int(box[4 * best + 1]),
                          minY: Int(box[4 * best + 2]), maxY: Int(box[4 * best + 3]), sumX: sumX[best])
+    }
+
+    private var labelled = false
+
+    /// After `largest`: the union of every component of at least `minArea`
+    /// pixels that reaches into the columns `columns`. A body seen by frame
+    /// differencing often falls into several pieces (edges of head, torso,
+    /// legs); together they have the body's height.
+    public func union(touchingColumns columns: ClosedRange<Int>, minArea: Int) -> Component? {
+        guard labelled else { return nil }
+        var result: Component?
+        for r in 0..<runCount where parent[r] == Int32(r) && Int(area[r]) >= minArea {
+            let minX = Int(box[4 * r]), maxX = Int(box[4 * r + 1])
+            guard maxX >= columns.lowerBound && minX <= columns.upperBound else { continue }
+            let c = Component(area: Int(area[r]), minX: minX, maxX: maxX, minY: Int(box[4 * r + 2]),
+                              maxY: Int(box[4 * r + 3]), sumX: sumX[r])
+            if var u = result {
+                u.area += c.area; u.sumX += c.sumX
+                u.minX = min(u.minX, c.minX); u.maxX = max(u.maxX, c.maxX)
+                u.minY = min(u.minY, c.minY); u.maxY = max(u.maxY, c.maxY)
+                result = u
+            } else {
+                result = c
+            }
+        }
+        return result
     }
 }

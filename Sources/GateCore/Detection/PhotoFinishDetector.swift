@@ -23,6 +23,8 @@ public final class PhotoFinishDetector {
     private let components: ConnectedComponents
     private let sampleTimes: UnsafeMutablePointer<Double>
     private let sampleEdges: UnsafeMutablePointer<Double>
+    /// Per-row coverage estimates of the front column (one band's worth).
+    private let rowCoverage: UnsafeMutablePointer<Double>
 
     private var framesSeen = 0
     /// The moving-pixel threshold, learnt during warm-up.
@@ -55,12 +57,13 @@ public final class PhotoFinishDetector {
         components = ConnectedComponents(width: workWidth, height: workHeight)
         sampleTimes = .allocate(capacity: settings.fitSamples)
         sampleEdges = .allocate(capacity: settings.fitSamples)
+        rowCoverage = .allocate(capacity: workHeight)
         gateX = settings.gatePosition * Double(width) / Double(factor)
     }
 
     deinit {
         previous.deallocate(); current.deallocate(); difference.deallocate()
-        histogram.deallocate(); sampleTimes.deallocate(); sampleEdges.deallocate()
+        histogram.deallocate(); sampleTimes.deallocate(); sampleEdges.deallocate(); rowCoverage.deallocate()
     }
 
     /// Forgets the scene (after the camera moved): warm-up starts again.
@@ -68,6 +71,7 @@ public final class PhotoFinishDetector {
         framesSeen = 0
         histogram.update(repeating: 0, count: 256)
         noiseThreshold = 40
+        framesWithoutBody = 0
         loseBody()
         rearmed = true
     }
@@ -91,10 +95,19 @@ public final class PhotoFinishDetector {
             return nil
         }
         guard moving >= settings.minMovingPixels,
-              let blob = components.largest(in: difference, threshold: noiseThreshold),
+              let largest = components.largest(in: difference, threshold: noiseThreshold)
+        else {
+            missBody()
+            return nil
+        }
+        // The body: every sizeable moving piece within half a body height of
+        // the largest one (differencing breaks a body into pieces).
+        let reach = max(largest.height, workHeight / 3) / 2
+        guard let blob = components.union(touchingColumns: (largest.minX - reach)...(largest.maxX + reach),
+                                          minArea: max(4, largest.area / 20)),
               Double(blob.height) >= settings.minBlobHeightFraction * Double(workHeight)
         else {
-            loseBody()
+            missBody()
             return nil
         }
         framesWithoutBody = 0
@@ -119,7 +132,7 @@ public final class PhotoFinishDetector {
                                        maxX: min(workWidth - 1, blob.maxX + margin),
                                        rows: bandTop...bandBottom, needed: needed)
         else { return nil }
-        let edge = Double(column) + 0.5
+        let edge = subPixelFront(column: column, direction: direction, rows: bandTop...bandBottom)
 
         // Rolling shutter: the band's centre row was exposed later than the top row.
         let bandCentreRow = (Double(bandTop + bandBottom) / 2 + 0.5) / Double(workHeight)
@@ -235,6 +248,42 @@ public final class PhotoFinishDetector {
         return nil
     }
 
+    /// Where inside `column` the torso front lies, in work pixels. The front
+    /// column is partly covered: its luma lies between the torso's (two
+    /// columns inside) and the background's (one column outside), in
+    /// proportion to the covered fraction. Each band row gives an estimate;
+    /// their median ignores rows where an arm or a seam spoils one.
+    /// Without this the front is quantized to whole pixels, and at speeds
+    /// of a whole number of pixels per frame that error is the same in every
+    /// sample, so the line fit cannot average it away.
+    private func subPixelFront(column: Int, direction: CrossingDirection, rows: ClosedRange<Int>) -> Double {
+        let inward = direction == .leftToRight ? -1 : 1
+        let inside = column + 2 * inward, outside = column - inward
+        guard inside >= 0 && inside < workWidth && outside >= 0 && outside < workWidth else { return Double(column) + 0.5 }
+        // The current frame's work image (after the swap it is `previous`).
+        let image = previous
+        var count = 0
+        let minimumContrast = 3 * Double(noiseThreshold)
+        for y in rows {
+            let row = image + y * workWidth
+            let torso = Double(row[inside]), background = Double(row[outside]), edge = Double(row[column])
+            let contrast = torso - background
+            if contrast.magnitude < minimumContrast { continue }
+            rowCoverage[count] = min(1, max(0, (edge - background) / contrast))
+            count += 1
+        }
+        guard count >= 3 else { return Double(column) + 0.5 }
+        // Median by insertion sort: a band is a few dozen rows at most.
+        for i in 1..<count {
+            let v = rowCoverage[i]
+            var j = i - 1
+            while j >= 0 && rowCoverage[j] > v { rowCoverage[j + 1] = rowCoverage[j]; j -= 1 }
+            rowCoverage[j + 1] = v
+        }
+        let coverage = count % 2 == 1 ? rowCoverage[count / 2] : (rowCoverage[count / 2 - 1] + rowCoverage[count / 2]) / 2
+        return direction == .leftToRight ? Double(column) + coverage : Double(column + 1) - coverage
+    }
+
     private func addSample(nanos: Int64, edge: Double) {
         if sampleCount == 0 { sampleBaseNanos = nanos }
         sampleTimes[sampleNext] = Double(nanos - sampleBaseNanos) / 1e9
@@ -243,13 +292,22 @@ public final class PhotoFinishDetector {
         if sampleCount < settings.fitSamples { sampleCount += 1 }
     }
 
+    /// A frame without a usable body. A frame or two can be lost inside a
+    /// pass (the body falls apart, a limb merges oddly); the track survives
+    /// them, and is forgotten only after `trackGapFrames` in a row.
+    private func missBody() {
+        framesWithoutBody += 1
+        if framesWithoutBody > PhotoFinishDetector.trackGapFrames { loseBody() }
+    }
+
+    static let trackGapFrames = 2
+
     private func loseBody() {
         sampleCount = 0
         sampleNext = 0
         lastCentroid = -1
         motion = 0
-        framesWithoutBody += 1
-        if !rearmed && framesWithoutBody >= 3 { rearmed = true }
+        if !rearmed && framesWithoutBody > PhotoFinishDetector.trackGapFrames { rearmed = true }
     }
 
     private struct LineFit { var intercept: Double; var slope: Double; var residualVariance: Double; var count: Int }

@@ -39,4 +39,10 @@ public struct SignalDescriptor {
     }
 
     public func close() { descriptor.close() }
+
+    /// A closed terminal or peer must not kill the box mid-session: with
+    /// SIGPIPE ignored, such writes fail with EPIPE and are handled there.
+    public static func ignoreBrokenPipes() {
+        gate_ignore_signal(SIGPIPE)
+    }
 }

@@ -1,0 +1,46 @@
+import Testing
+import GateSim
+@testable import GateBox
+
+@Suite struct ArgumentParserTests {
+    @Test func simulateWithEveryOption() throws {
+        let command = try ArgumentParser.parse(["--simulate", "--seed", "9", "--runs", "3", "--fps", "240",
+                                                "--speed", "7.5", "--gate", "0.4", "--data-dir", "/tmp/d", "--fast"])
+        guard case .simulate(let o) = command else { Issue.record("not simulate: \(command)"); return }
+        #expect(o.simulation.seed == 9 && o.simulation.runs == 3 && o.simulation.fps == 240)
+        #expect(o.simulation.speedMetresPerSecond == 7.5 && o.simulation.gatePosition == 0.4)
+        #expect(o.dataDirectory == "/tmp/d" && o.fast)
+    }
+
+    @Test func defaultsAndEqualsForm() throws {
+        guard case .simulate(let o) = try ArgumentParser.parse(["--simulate"]) else { Issue.record("not simulate"); return }
+        #expect(o.simulation == SimulationOptions() && !o.fast && o.dataDirectory == nil)
+        guard case .simulate(let p) = try ArgumentParser.parse(["--fast", "--simulate", "--seed=4"]) else { Issue.record("not simulate"); return }
+        #expect(p.fast && p.simulation.seed == 4)
+    }
+
+    @Test func resultsHelpVersion() throws {
+        guard case .results(let r) = try ArgumentParser.parse(["results", "--csv", "--data-dir", "x", "--session", "session-0002"])
+        else { Issue.record("not results"); return }
+        #expect(r.csv && r.dataDirectory == "x" && r.session == "session-0002")
+        #expect(try ArgumentParser.parse(["--help"]) == .help)
+        #expect(try ArgumentParser.parse([]) == .help)
+        #expect(try ArgumentParser.parse(["--version"]) == .version)
+    }
+
+    @Test(arguments: [
+        (["--simulate", "--fps", "abc"], "--fps expects an integer from 30 to 1000 (frames per second), got 'abc'"),
+        (["--simulate", "--fps", "5"], "--fps expects an integer from 30 to 1000 (frames per second), got '5'"),
+        (["--simulate", "--runs"], "--runs needs a value: an integer from 1 to 1000 (laps after the flying start)"),
+        (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
+        (["--simulate", "--gate", "--fast"], "--gate needs a value: a fraction of the image width from 0.1 to 0.9"),
+        (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
+        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --data-dir, --fast)"),
+        (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
+        (["launch"], "unknown command 'launch' (commands: --simulate, results, --help, --version)"),
+        (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session)"),
+    ])
+    func badCommandLinesSayWhatIsAccepted(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// The built `ts-gate` executable, run as a person runs it.
+@Suite struct ProgramTests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    static var binary: String {
+        // The test bundle sits in the build products directory next to the executable.
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidate = products.appendingPathComponent("ts-gate").path
+        if !FileManager.default.fileExists(atPath: candidate) {
+            candidate = products.deletingLastPathComponent().appendingPathComponent("ts-gate").path
+        }
+        return candidate
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                   errors: String(decoding: errors, as: UTF8.self))
+    }
+
+    @Test func theExecutableIsBuilt() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build it first: swift build (looked at \(Self.binary))")
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try Self.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("ts-gate --simulate [options]"))
+        let version = try Self.run(["--version"])
+        #expect(version.status == 0 && version.output == "ts-gate 0.1.0\n")
+    }
+
+    @Test func aBadOptionIsOneLineAndStatusTwo() throws {
+        let run = try Self.run(["--simulate", "--fps", "fast"])
+        #expect(run.status == 2)
+        #expect(run.output.isEmpty)
+        #expect(run.errors == "ts-gate: --fps expects an integer from 30 to 1000 (frames per second), got 'fast'\n")
+    }
+
+    @Test func simulateThenReadTheResultsBack() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let session = try Self.run(["--simulate", "--fast", "--runs", "1", "--data-dir", dir.path])
+        #expect(session.status == 0, "\(session.errors)")
+        #expect(session.output.contains("LED ● steady         (armed)"))
+        #expect(session.output.contains("every simulated crossing was detected (2 of 2)"))
+        #expect(session.output.contains("  lap    time s  split s    m/s   km/h    mph   ±ms  error ms"))
+
+        let table = try Self.run(["results", "--data-dir", dir.path])
+        #expect(table.status == 0)
+        #expect(table.output.contains("session-0001: simulated solo laps"))
+        #expect(table.output.contains("session ended: completed"))
+
+        let csv = try Self.run(["results", "--data-dir", dir.path, "--csv"])
+        let lines = csv.output.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first == "session,lap,run,crossing_time_ns,elapsed_s,split_s,speed_mps,speed_kmh,speed_mph,uncertainty_ms,direction,stable,detection_error_ms")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("session-0001,") })
+    }
+
+    @Test func resultsSurviveATornLastLine() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        _ = try Self.run(["--simulate", "--fast", "--runs", "1", "--data-dir", dir.path])
+        // A power cut mid-write: cut the file inside its last line.
+        let path = dir.path + "/session-0001/results.jsonl"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text.removeLast(30)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let run = try Self.run(["results", "--data-dir", dir.path])
+        #expect(run.status == 0)
+        #expect(run.errors.contains("results.jsonl line 4: torn last line"))
+        #expect(run.output.contains("session has no end record"))
+        #expect(run.output.contains("    1 "))
+    }
+
+    @Test func aMissingDataDirectoryIsNamed() throws {
+        let run = try Self.run(["results", "--data-dir", "/nonexistent/ts-gate"])
+        #expect(run.status == 1)
+        #expect(run.errors.hasPrefix("ts-gate: /nonexistent/ts-gate: no such data directory"))
+    }
+}

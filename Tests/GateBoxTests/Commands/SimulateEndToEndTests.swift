@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import GateCore
+import GateDevices
+import GateSim
+@testable import GateBox
+
+/// Whole sessions through the program's entry point, judged from the
+/// results file it leaves: every simulated crossing found, within a bound.
+@Suite struct SimulateEndToEndTests {
+    /// The skeleton's stated detection bound (issue 2), from a sweep of 30
+    /// seeds x 5 crossings: max 0.90 ms at 120 fps, 4.7 ms at 60 fps (see the
+    /// issue note). Issue 3's targets are tighter: 1 ms p95 at 120, 2 ms at 60.
+    static let boundMs: [Int: Double] = [120: 1.5, 60: 5.0]
+
+    struct Outcome {
+        var status: Int32
+        var records: [ResultsReader.Record]
+        var warnings: [String]
+    }
+
+    static func simulate(_ extra: [String], fps: Int, seed: Int, runs: Int) throws -> Outcome {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let sink = try FileDescriptor.open("/dev/null", .writeOnly)
+        defer { sink.close() }
+        let status = TSGate.main(arguments: ["--simulate", "--fast", "--seed", String(seed), "--runs", String(runs),
+                                             "--fps", String(fps), "--data-dir", dir.path] + extra,
+                                 console: Console(output: sink, errors: .standardError))
+        let text = try String(contentsOfFile: dir.path + "/session-0001/results.jsonl", encoding: .utf8)
+        let parsed = ResultsReader.parse(text)
+        return Outcome(status: status, records: parsed.records, warnings: parsed.warnings)
+    }
+
+    @Test(arguments: [(120, 1), (120, 2), (60, 3)])
+    func everySimulatedCrossingIsDetectedWithinTheBound(fps: Int, seed: Int) throws {
+        let runs = 3
+        let outcome = try Self.simulate([], fps: fps, seed: seed, runs: runs)
+        #expect(outcome.status == 0)
+        #expect(outcome.warnings.isEmpty)
+        var options = SimulationOptions()
+        options.seed = UInt64(seed); options.runs = runs; options.fps = fps
+        let truth = Scenario(options: options).truthNanos
+
+        guard case .session(let header)? = outcome.records.first else { Issue.record("no session record first"); return }
+        #expect(header.fps == fps && header.simulated && header.seed == UInt64(seed) && header.mode == "solo")
+        guard case .end(let end)? = outcome.records.last else { Issue.record("no session_end record last"); return }
+        #expect(end.reason == "completed" && end.laps == runs)
+
+        let crossings = outcome.records.compactMap { record -> CrossingRecord? in
+            if case .crossing(let c) = record { return c } else { return nil }
+        }
+        #expect(crossings.map(\.lap) == Array(0...runs))
+        #expect(crossings.compactMap(\.truthCrossingTimeNanos) == truth)
+        let bound = try #require(Self.boundMs[fps])
+        for c in crossings {
+            let error = try #require(c.detectionErrorMs)
+            #expect(abs(error) <= bound, "lap \(c.lap): error \(error) ms over the \(bound) ms bound at \(fps) fps")
+            #expect(c.speedMps > 2.5 && c.speedMps < 12)
+            #expect(c.stable)
+        }
+        // Laps chain: each split is the difference of consecutive crossings.
+        for (previous, next) in zip(crossings, crossings.dropFirst()) {
+            let split = try #require(next.splitTimeMs)
+            #expect(abs(split - Double(next.crossingTimeNanos - previous.crossingTimeNanos) / 1e6) < 0.001)
+        }
+    }
+
+    @Test func theSameSeedWritesTheSameResults() throws {
+        let a = try Self.simulate([], fps: 120, seed: 5, runs: 1)
+        let b = try Self.simulate([], fps: 120, seed: 5, runs: 1)
+        #expect(a.records == b.records)
+        #expect(a.records.count == 4)
+    }
+
+    @Test func aBadDataDirectoryFailsWithoutASession() {
+        let status = TSGate.main(arguments: ["--simulate", "--fast", "--data-dir", "/proc/no-results-here"],
+                                 console: Console(output: .standardError, errors: .standardError))
+        #expect(status == 1)
+    }
+}

@@ -1,0 +1,105 @@
+import Testing
+import GateCore
+@testable import GateSim
+
+@Suite struct CapsuleTests {
+    @Test func verticalCapsuleSlicesToItsWidth() throws {
+        let torso = Capsule(Point(2, 0.95), Point(2, 1.45), radius: 0.15)
+        let mid = try #require(torso.slice(atY: 1.2))
+        #expect(abs(mid.low - 1.85) < 1e-12 && abs(mid.high - 2.15) < 1e-12)
+        // In the round end cap: narrower.
+        let cap = try #require(torso.slice(atY: 1.55))
+        #expect(cap.high - cap.low < 0.3 && cap.high - cap.low > 0.2)
+        #expect(torso.slice(atY: 1.61) == nil)
+        #expect(torso.slice(atY: 0.79) == nil)
+    }
+
+    @Test func slantedCapsuleSlicesAcrossItsSide() throws {
+        // 45 degrees from (0,0) to (1,1), radius 0.1: at y = 0.5 the slice is centred on x = 0.5,
+        // half-width r * sqrt(2).
+        let arm = Capsule(Point(0, 0), Point(1, 1), radius: 0.1)
+        let s = try #require(arm.slice(atY: 0.5))
+        #expect(abs((s.low + s.high) / 2 - 0.5) < 1e-12)
+        #expect(abs((s.high - s.low) / 2 - 0.1 * 2.squareRoot()) < 1e-12)
+    }
+
+    @Test func discIsACapsuleOfLengthZero() throws {
+        let head = Capsule(Point(1, 1.66), Point(1, 1.66), radius: 0.11)
+        let s = try #require(head.slice(atY: 1.66))
+        #expect(abs(s.low - 0.89) < 1e-12 && abs(s.high - 1.11) < 1e-12)
+    }
+}
+
+@Suite struct RunnerTests {
+    @Test func truthIsWhenTheTorsoFrontReachesTheLine() {
+        for direction in [CrossingDirection.leftToRight, .rightToLeft] {
+            let r = Runner(entryNanos: 1_000_000_000, entryX: 2, speedMetresPerSecond: 8, direction: direction,
+                           shirtLuma: 40, skinLuma: 120, legLuma: 70, stridePhase: 0)
+            let gate = direction == .leftToRight ? 2.5 : 1.5
+            let t = r.torsoFrontNanos(reaching: gate)
+            let sign = direction == .leftToRight ? 1.0 : -1.0
+            let front = r.axisX(atNanos: t) + sign * Runner.torsoHalfDepth
+            #expect(abs(front - gate) < 1e-8)
+        }
+    }
+
+    @Test func handsAndKneesReachFurtherThanTheTorsoSometimes() {
+        // The torso rule matters only if limbs lead: check the model does that.
+        let r = Runner(entryNanos: 0, entryX: 2, speedMetresPerSecond: 9, direction: .leftToRight,
+                       shirtLuma: 40, skinLuma: 120, legLuma: 70, stridePhase: 0)
+        var parts: [(Capsule, Double)] = []
+        var limbLeads = false
+        for ms in stride(from: 0, to: 400, by: 10) {
+            let t = Int64(ms) * 1_000_000
+            r.parts(atNanos: t, into: &parts)
+            let torsoFront = r.axisX(atNanos: t) + Runner.torsoHalfDepth
+            for (shape, _) in parts where max(shape.a.x, shape.b.x) + shape.radius > torsoFront + 0.05 { limbLeads = true }
+        }
+        #expect(limbLeads)
+    }
+}
+
+@Suite struct SceneRendererTests {
+    static var camera: CameraModel {
+        CameraModel(width: 160, height: 120, viewWidthMetres: 4, readoutNanos: 0, exposureNanos: 1_000_000, noiseSigma: 2)
+    }
+
+    func render(_ renderer: SceneRenderer, at nanos: Int64, frame: UInt64) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: 160 * 120)
+        pixels.withUnsafeMutableBufferPointer { renderer.render(topRowNanos: nanos, frameIndex: frame, into: $0.baseAddress!) }
+        return pixels
+    }
+
+    @Test func theSameSeedAndFrameRenderTheSamePixels() {
+        let runner = Runner(entryNanos: 0, entryX: 2, speedMetresPerSecond: 8, direction: .leftToRight,
+                            shirtLuma: 40, skinLuma: 120, legLuma: 70, stridePhase: 1)
+        let a = render(SceneRenderer(camera: Self.camera, runners: [runner], seed: 5), at: 0, frame: 3)
+        let b = render(SceneRenderer(camera: Self.camera, runners: [runner], seed: 5), at: 0, frame: 3)
+        let c = render(SceneRenderer(camera: Self.camera, runners: [runner], seed: 5), at: 0, frame: 4)
+        #expect(a == b)
+        #expect(a != c)   // noise differs from frame to frame
+    }
+
+    @Test func aDarkShirtShowsAtTheTorsoAndNotElsewhere() {
+        let runner = Runner(entryNanos: 0, entryX: 2, speedMetresPerSecond: 8, direction: .leftToRight,
+                            shirtLuma: 20, skinLuma: 120, legLuma: 70, stridePhase: 1)
+        let pixels = render(SceneRenderer(camera: Self.camera, runners: [runner], seed: 5), at: 0, frame: 0)
+        // Ground at row 110 (0.92 x 120); 40 px per metre. Torso mid-height 1.2 m: row 110 - 48 = 62; x = 2 m: column 80.
+        #expect(pixels[62 * 160 + 80] < 40)
+        #expect(pixels[62 * 160 + 20] > 90)
+        // Beyond the torso front (2.15 m = column 86) at chest height only background or arm.
+        #expect(pixels[62 * 160 + 100] > 90)
+    }
+
+    @Test func rollingShutterSkewsAMovingTorso() {
+        var camera = Self.camera
+        camera.readoutNanos = 20_000_000
+        camera.noiseSigma = 0
+        let runner = Runner(entryNanos: 0, entryX: 2, speedMetresPerSecond: 10, direction: .leftToRight,
+                            shirtLuma: 20, skinLuma: 150, legLuma: 150, stridePhase: 1)
+        let pixels = render(SceneRenderer(camera: camera, runners: [runner], seed: 5), at: 0, frame: 0)
+        func front(row: Int) -> Int { (0..<160).last { pixels[row * 160 + $0] < 60 } ?? -1 }
+        // Rows lower in the image are read later, so the torso is further right there.
+        #expect(front(row: 66) > front(row: 54))
+    }
+}
