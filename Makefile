@@ -1,0 +1,81 @@
+# ts-gate: the two things a person runs are `make simulate` and `make test`.
+# Both install what they need (Debian/Ubuntu packages via apt-get, the arm64
+# sysroot, the VM rig's kernel), caching downloads under ~/.cache/ts-gate.
+#
+#   make simulate        a whole simulated session of one box, in real time
+#   make test            unit and end-to-end tests, cross-build check, VM rig
+#   make firmware        static Embedded Swift firmware, ARCH=aarch64|x86_64
+#   make deps            the Debian packages the host build needs
+#   make results         print the sessions saved by `make simulate`
+#   make clean           remove build outputs (keeps ~/.cache/ts-gate)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+ARCH ?= aarch64
+SEED ?= 1
+RUNS ?= 4
+FPS ?= 120
+SIM_ARGS ?=
+DATA_DIR ?= $(HOME)/.local/share/ts-gate
+
+# Headers the C shim includes, a qemu to run the aarch64 firmware, `file`.
+HOST_PACKAGES := libv4l-dev libgpiod-dev libbluetooth-dev libasound2-dev \
+                 libi2c-dev zlib1g-dev linux-libc-dev qemu-user-static file
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+HOST_BIN := .build/debug/ts-gate
+RELEASE_BIN := .build/release/ts-gate
+
+.PHONY: help deps swift-check build simulate results firmware test test-unit test-cross test-vm clean
+
+help:
+	@sed -n '1,11p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@missing=""; for p in $(HOST_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    echo "deps: installing$$missing"; \
+	    $(SUDO) apt-get update -qq; \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else echo "deps: host packages present"; fi
+
+swift-check:
+	@command -v swift >/dev/null || { echo "swift: not found. ts-gate needs a Swift 6.3 toolchain on PATH (Debian ships none; use the swift.org toolchain)." >&2; exit 1; }
+
+build: deps swift-check
+	swift build --product ts-gate
+
+simulate: deps swift-check
+	swift build -c release --product ts-gate
+	$(RELEASE_BIN) --simulate --seed $(SEED) --runs $(RUNS) --fps $(FPS) --data-dir "$(DATA_DIR)" $(SIM_ARGS)
+
+results: swift-check
+	@[ -x $(RELEASE_BIN) ] || swift build -c release --product ts-gate
+	$(RELEASE_BIN) results --data-dir "$(DATA_DIR)"
+
+firmware: deps swift-check
+	image/firmware.sh $(ARCH)
+
+# Unit tests and whole simulated sessions (host build, swift-testing).
+test-unit: build
+	swift build --build-tests
+	swift test --skip-build
+
+# The aarch64 firmware under qemu writes what the host writes, seed for seed.
+test-cross: build
+	image/firmware.sh aarch64
+	Tests/cross/cross-check.sh $(HOST_BIN) build/aarch64/ts-gate
+
+# Real kernel drivers in a VM (the rig's self-check; device scenarios grow here).
+test-vm:
+	Tests/vm/boot.sh drivers
+
+# Order: the slow-to-fail checks first, the unit tests last so their summary
+# closes the log.
+test: test-cross test-vm test-unit
+
+clean:
+	rm -rf build .build .build-fw-aarch64 .build-fw-x86_64
