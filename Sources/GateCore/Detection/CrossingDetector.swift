@@ -1,0 +1,59 @@
+/// The detection modes of seed 000 section 6.
+public enum DetectionMode: Equatable, Sendable {
+    /// Frame differencing against the previous frame; needs no calibration.
+    case photoFinish
+    /// A background model learnt from the empty scene, with per-row thresholds.
+    case precision
+
+    /// The spelling used on the command line and in results.
+    public var name: String {
+        switch self {
+        case .photoFinish: return "photo-finish"
+        case .precision: return "precision"
+        }
+    }
+
+    public init?(name: String) {
+        switch name {
+        case "photo-finish": self = .photoFinish
+        case "precision": self = .precision
+        default: return nil
+        }
+    }
+
+    public static let names = "photo-finish or precision"
+}
+
+/// One detector of any mode behind one concrete type: an enum of the
+/// concrete detectors, so the loop stays free of existentials (Embedded Swift).
+public enum CrossingDetector {
+    case photoFinish(PhotoFinishDetector)
+
+    /// A detector for frames of `width` x `height`, or nil when this build
+    /// has no detector for `mode`.
+    public init?(mode: DetectionMode, width: Int, height: Int, settings: DetectorSettings) {
+        switch mode {
+        case .photoFinish: self = .photoFinish(PhotoFinishDetector(width: width, height: height, settings: settings))
+        case .precision: return nil
+        }
+    }
+
+    public var mode: DetectionMode {
+        switch self {
+        case .photoFinish: return .photoFinish
+        }
+    }
+
+    /// Feeds one frame; returns a crossing when the torso front passed the gate line.
+    public func process(_ frame: LumaFrame) -> DetectedCrossing? {
+        switch self {
+        case .photoFinish(let detector): return detector.process(frame)
+        }
+    }
+
+    public func reset() {
+        switch self {
+        case .photoFinish(let detector): detector.reset()
+        }
+    }
+}
