@@ -30,6 +30,9 @@ let package = Package(
         .executableTarget(name: "ts-gate", dependencies: ["GateBox"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
+        // Host-only tools (may use Foundation): `make accuracy`.
+        .executableTarget(name: "gate-accuracy", dependencies: ["GateCore", "GateSim"], path: "Tests/Accuracy"),
+
         .testTarget(name: "GateCoreTests", dependencies: ["GateCore"]),
         .testTarget(name: "GateDevicesTests", dependencies: ["GateDevices", "CGateShim"]),
         .testTarget(name: "GateSimTests", dependencies: ["GateSim", "GateCore"]),

@@ -60,11 +60,9 @@ public struct Scenario: Equatable {
                 crossing += Int64(options.lapMetres / average * 1e9)
             }
             previousSpeed = speed
-            // Place the runner so its torso front meets the gate at `crossing`:
-            // entry is defined at the gate, the renderer extrapolates both ways.
+            // The runner's torso front meets the gate line at `crossing`.
             let shirtDark = random.unit() < 0.5
-            let runner = Runner(entryNanos: crossing, entryX: gateX - Runner.torsoHalfDepth,
-                                speedMetresPerSecond: speed, direction: .leftToRight,
+            let runner = Runner(crossingNanos: crossing, lineX: gateX, speedAtLine: speed, direction: .leftToRight,
                                 shirtLuma: shirtDark ? 45 : 215, skinLuma: 95 + 40 * random.unit(),
                                 legLuma: 60 + 30 * random.unit(), stridePhase: random.uniform(0, PortableMath.twoPi))
             runners.append(runner)

@@ -35,7 +35,7 @@ public struct LumaFrame {
 }
 
 /// Which way the athlete crossed, as seen by the camera.
-public enum CrossingDirection: Equatable {
+public enum CrossingDirection: Equatable, Sendable {
     case leftToRight
     case rightToLeft
 

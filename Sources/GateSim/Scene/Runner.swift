@@ -1,96 +1,142 @@
 import GateCore
 
-/// A side-view sprinter: an upright torso, a head carried slightly ahead,
-/// arms and legs swinging in opposition at a cadence that grows with speed.
-/// The torso front is a vertical line at `torsoHalfDepth` ahead of the body
-/// axis: that is what the box must time (World Athletics' torso rule);
-/// hands, head and the swinging knee reach the line earlier and must not count.
-public struct Runner: Equatable {
-    /// Time the body axis is at `entryX`, virtual nanoseconds.
-    public var entryNanos: Int64
-    public var entryX: Double
-    public var speedMetresPerSecond: Double
+/// A side-view sprinter: a torso that may lean forward, a head carried
+/// ahead of it, arms and legs swinging in opposition at a cadence that grows
+/// with speed. Motion is defined around the crossing itself: at
+/// `crossingNanos` the front of the torso is exactly on `lineX`, moving at
+/// `speedAtLine` and accelerating at `acceleration` (an accelerating start;
+/// before it reached zero speed the runner stood still in the set position).
+///
+/// The front of the torso is what the box must time (World Athletics' torso
+/// rule). Hands, head and the swinging knee reach the line earlier and must
+/// not count.
+public struct Runner: Equatable, Sendable {
+    public var crossingNanos: Int64
+    public var lineX: Double
+    public var speedAtLine: Double
+    public var acceleration: Double
     public var direction: CrossingDirection
-    /// Luma of the shirt, of the skin and of the shorts/legs.
+    /// Forward lean of the torso from vertical, radians.
+    public var lean: Double
     public var shirtLuma: Double
     public var skinLuma: Double
     public var legLuma: Double
-    /// Phase of the stride at entry, radians.
+    /// Phase of the stride at the crossing, radians.
     public var stridePhase: Double
+    /// 1 for an athlete in the lane; smaller for a figure far behind it.
+    public var scale: Double
+    /// Height of the feet in the scene, metres (a far figure stands higher in the image).
+    public var baseY: Double
 
     public static let height = 1.80
     public static let torsoHalfDepth = 0.15
     static let hipY = 0.95, shoulderY = 1.45
 
-    public init(entryNanos: Int64, entryX: Double, speedMetresPerSecond: Double, direction: CrossingDirection,
-                shirtLuma: Double, skinLuma: Double, legLuma: Double, stridePhase: Double) {
-        self.entryNanos = entryNanos; self.entryX = entryX; self.speedMetresPerSecond = speedMetresPerSecond
-        self.direction = direction; self.shirtLuma = shirtLuma; self.skinLuma = skinLuma; self.legLuma = legLuma
-        self.stridePhase = stridePhase
+    public init(crossingNanos: Int64, lineX: Double, speedAtLine: Double, acceleration: Double = 0,
+                direction: CrossingDirection, lean: Double = 0, shirtLuma: Double, skinLuma: Double,
+                legLuma: Double, stridePhase: Double, scale: Double = 1, baseY: Double = 0) {
+        self.crossingNanos = crossingNanos; self.lineX = lineX; self.speedAtLine = speedAtLine
+        self.acceleration = acceleration; self.direction = direction; self.lean = lean
+        self.shirtLuma = shirtLuma; self.skinLuma = skinLuma; self.legLuma = legLuma
+        self.stridePhase = stridePhase; self.scale = scale; self.baseY = baseY
     }
 
     var sign: Double { direction == .leftToRight ? 1 : -1 }
 
-    /// The body axis at virtual time `nanos`.
-    public func axisX(atNanos nanos: Int64) -> Double {
-        entryX + sign * speedMetresPerSecond * Double(nanos - entryNanos) / 1e9
+    /// How far ahead of the hip the front of the torso is: the shoulder end
+    /// of the leaning torso, plus its half depth.
+    public var torsoReach: Double {
+        scale * ((Runner.shoulderY - Runner.hipY) * PortableMath.sin(lean) + Runner.torsoHalfDepth)
     }
 
-    /// When the torso front reaches `x` (the ground truth of a crossing).
+    /// Distance run since the crossing (negative before it), metres.
+    func travelled(_ seconds: Double) -> Double {
+        if acceleration > 0 {
+            let standing = -speedAtLine / acceleration
+            let tau = seconds < standing ? standing : seconds
+            return speedAtLine * tau + 0.5 * acceleration * tau * tau
+        }
+        return speedAtLine * seconds
+    }
+
+    func speed(_ seconds: Double) -> Double { max(0, speedAtLine + acceleration * seconds) }
+
+    /// The hip (body axis) at virtual time `nanos`.
+    public func hipX(atNanos nanos: Int64) -> Double {
+        lineX - sign * torsoReach + sign * travelled(Double(nanos - crossingNanos) / 1e9)
+    }
+
+    /// The front of the torso at `nanos`.
+    public func torsoFrontX(atNanos nanos: Int64) -> Double { hipX(atNanos: nanos) + sign * torsoReach }
+
+    /// When the torso front reaches `x`, for x ahead of the set position.
     public func torsoFrontNanos(reaching x: Double) -> Int64 {
-        let axis = x - sign * Runner.torsoHalfDepth
-        let seconds = (axis - entryX) * sign / speedMetresPerSecond
-        return entryNanos + Int64((seconds * 1e9).rounded())
+        let distance = (x - lineX) * sign
+        let seconds: Double
+        if acceleration > 0 {
+            // distance = v t + a t^2 / 2, the root on the moving branch.
+            let v = speedAtLine, a = acceleration
+            let disc = max(0, v * v + 2 * a * distance)
+            seconds = (-v + disc.squareRoot()) / a
+        } else {
+            seconds = distance / speedAtLine
+        }
+        return crossingNanos + Int64((seconds * 1e9).rounded())
     }
-
-    /// Steps per second: about 3 at a jog, 4.6 at a sprint.
-    var cadence: Double { 2.2 + 0.22 * speedMetresPerSecond }
 
     /// The body parts at `nanos`, back to front in drawing order, with their luma.
     func parts(atNanos nanos: Int64, into parts: inout [(Capsule, Double)]) {
         parts.removeAll(keepingCapacity: true)
-        let x = axisX(atNanos: nanos)
-        let s = sign
-        let phase = stridePhase + PortableMath.pi * cadence * Double(nanos - entryNanos) / 1e9
-        let swing = PortableMath.sin(phase)
-        let armAmplitude = 0.35 + 0.04 * speedMetresPerSecond   // radians
-        let legAmplitude = 0.30 + 0.045 * speedMetresPerSecond
-        let hip = Point(x, Runner.hipY)
-        let shoulder = Point(x, Runner.shoulderY - 0.03)
+        let seconds = Double(nanos - crossingNanos) / 1e9
+        let x = hipX(atNanos: nanos)
+        let s = sign, k = scale
+        let v = speed(seconds)
+        // Steps per second from 2.2 + 0.22 v, integrated over the run.
+        let steps = 2.2 * seconds + 0.22 * travelled(seconds)
+        let swing = PortableMath.sin(stridePhase + PortableMath.pi * steps)
+        let armAmplitude = 0.35 + 0.04 * v   // radians
+        let legAmplitude = 0.30 + 0.045 * v
+        func at(_ dx: Double, _ y: Double) -> Point { Point(x + s * k * dx, baseY + k * y) }
+        let hip = at(0, Runner.hipY)
+        let torsoLength = Runner.shoulderY - Runner.hipY
+        let leanX = PortableMath.sin(lean), leanY = PortableMath.cos(lean)
+        let shoulderTop = at(torsoLength * leanX, Runner.hipY + torsoLength * leanY)
+        let shoulder = at((torsoLength - 0.03) * leanX, Runner.hipY + (torsoLength - 0.03) * leanY)
 
         func limb(from root: Point, angle: Double, length: Double) -> Point {
             // angle from straight down, positive towards the running direction
-            Point(root.x + s * length * PortableMath.sin(angle), root.y - length * PortableMath.cos(angle))
+            Point(root.x + s * k * length * PortableMath.sin(angle), root.y - k * length * PortableMath.cos(angle))
         }
         func arm(_ side: Double) {
-            let upper = side * armAmplitude * swing
+            let upper = side * armAmplitude * swing + 0.5 * lean
             let elbow = limb(from: shoulder, angle: upper, length: 0.30)
             // The elbow bends more as the arm comes forward.
             let forearm = upper + 1.1 + 0.4 * side * swing
             let hand = limb(from: elbow, angle: forearm, length: 0.28)
-            parts.append((Capsule(shoulder, elbow, radius: 0.05), skinLuma))
-            parts.append((Capsule(elbow, hand, radius: 0.04), skinLuma))
+            parts.append((Capsule(shoulder, elbow, radius: 0.05 * k), skinLuma))
+            parts.append((Capsule(elbow, hand, radius: 0.04 * k), skinLuma))
         }
         func leg(_ side: Double) {
             let thigh = side * legAmplitude * swing
             let knee = limb(from: hip, angle: thigh, length: 0.45)
             // The knee folds on the back swing.
-            let fold = 0.35 + 0.6 * (1 - side * swing) * 0.5 + 0.1 * speedMetresPerSecond / 10
+            let fold = 0.35 + 0.3 * (1 - side * swing) + 0.01 * v
             let foot = limb(from: knee, angle: thigh - fold, length: 0.45)
-            parts.append((Capsule(hip, knee, radius: 0.075), legLuma))
-            parts.append((Capsule(knee, foot, radius: 0.055), legLuma))
+            parts.append((Capsule(hip, knee, radius: 0.075 * k), legLuma))
+            parts.append((Capsule(knee, foot, radius: 0.055 * k), legLuma))
         }
         arm(-1)
         leg(-1)
-        parts.append((Capsule(hip, Point(x, Runner.shoulderY), radius: Runner.torsoHalfDepth), shirtLuma))
-        parts.append((Capsule(Point(x + s * 0.07, 1.66), Point(x + s * 0.07, 1.66), radius: 0.11), skinLuma))
+        parts.append((Capsule(hip, shoulderTop, radius: Runner.torsoHalfDepth * k), shirtLuma))
+        let neck = at((torsoLength + 0.2) * leanX + 0.07, Runner.hipY + (torsoLength + 0.2) * leanY)
+        parts.append((Capsule(neck, neck, radius: 0.11 * k), skinLuma))
         leg(1)
         arm(1)
     }
 
     /// Left and right extent of the whole body at `nanos` (for culling).
     func extent(atNanos nanos: Int64) -> (low: Double, high: Double) {
-        let x = axisX(atNanos: nanos)
-        return (x - 1.2, x + 1.2)
+        let x = hipX(atNanos: nanos)
+        return (x - 1.3 * scale, x + 1.3 * scale)
     }
 }

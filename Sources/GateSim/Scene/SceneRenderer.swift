@@ -1,7 +1,7 @@
 import GateCore
 
 /// What the simulated camera looks at and how its sensor behaves.
-public struct CameraModel: Equatable {
+public struct CameraModel: Equatable, Sendable {
     public var width: Int
     public var height: Int
     /// Metres of lane across the full width of the image.
@@ -23,30 +23,35 @@ public struct CameraModel: Equatable {
     public var pixelsPerMetre: Double { Double(width) / viewWidthMetres }
 }
 
-/// Renders runners over a static background, one row at a time, each row at
+/// Renders a scene over a static background, one row at a time, each row at
 /// its own exposure instant (rolling shutter), averaged over the exposure
-/// (motion blur), with anti-aliased edges and sensor noise. All storage is
-/// allocated in init; `render` allocates nothing.
+/// (motion blur), with anti-aliased edges, the scene's light (flicker,
+/// cloud) and sensor noise. All storage is allocated in init; `render`
+/// allocates nothing.
 public final class SceneRenderer {
     public let camera: CameraModel
-    public var runners: [Runner]
+    public var scene: Scene
     private let seed: UInt64
     private let background: UnsafeMutablePointer<Float>
     private let rowAccumulator: UnsafeMutablePointer<Float>
     private let rowLayer: UnsafeMutablePointer<Float>
     private var parts: [(Capsule, Double)] = []
-    /// Sub-samples across the exposure: one per 1 ms, 1...4.
+    /// Sub-samples across the exposure: two per millisecond, 1...16.
     private let exposureSamples: Int
 
-    public init(camera: CameraModel, runners: [Runner], seed: UInt64) {
+    public convenience init(camera: CameraModel, runners: [Runner], seed: UInt64) {
+        self.init(camera: camera, scene: Scene(runners: runners), seed: seed)
+    }
+
+    public init(camera: CameraModel, scene: Scene, seed: UInt64) {
         self.camera = camera
-        self.runners = runners
+        self.scene = scene
         self.seed = seed
         background = .allocate(capacity: camera.width * camera.height)
         rowAccumulator = .allocate(capacity: camera.width)
         rowLayer = .allocate(capacity: camera.width)
         parts.reserveCapacity(16)
-        exposureSamples = max(1, min(4, Int(camera.exposureNanos / 1_000_000)))
+        exposureSamples = max(1, min(16, Int(camera.exposureNanos / 500_000)))
         paintBackground()
     }
 
@@ -60,6 +65,7 @@ public final class SceneRenderer {
         let w = camera.width, h = camera.height
         let ground = Int(camera.groundRow * Double(h))
         let postSpacing = max(4, Int(camera.pixelsPerMetre / 2))
+        let postWidth = max(2, Int(camera.pixelsPerMetre / 40))
         for y in 0..<h {
             let v = Double(y) / Double(h)
             var base: Double
@@ -69,8 +75,7 @@ public final class SceneRenderer {
             else { base = 105 }                                // lane in front
             for x in 0..<w {
                 var value = base
-                // Fence posts every ~0.5 m and a little texture.
-                if y >= h / 5 && y < ground - h / 6 && x % postSpacing < 2 { value -= 25 }
+                if y >= h / 5 && y < ground - h / 6 && x % postSpacing < postWidth { value -= 25 }
                 value += 3 * (random.unit() - 0.5)
                 background[y * w + x] = Float(value)
             }
@@ -86,38 +91,52 @@ public final class SceneRenderer {
         var noise = SplitMix64(seed: seed &+ frameIndex &* 0x9E37_79B9_7F4A_7C15)
         let noiseScale = camera.noiseSigma / 0.577_350_269 / 65536.0
         let samples = exposureSamples
+        let scale = 1 / Float(samples)
         for row in 0..<h {
             let rowNanos = topRowNanos + camera.readoutNanos * Int64(row) / Int64(h)
-            let worldY = (groundPixel - (Double(row) + 0.5)) * metresPerPixel
-            let backgroundRow = background + row * w
-            var touched = false
-            if worldY > -0.1 && worldY < Runner.height + 0.1 {
-                for i in 0..<w { rowAccumulator[i] = 0 }
-                for k in 0..<samples {
-                    let offset = camera.exposureNanos * Int64(2 * k + 1) / Int64(2 * samples) - camera.exposureNanos / 2
-                    let t = rowNanos + offset
-                    for i in 0..<w { rowLayer[i] = backgroundRow[i] }
-                    for runner in runners {
-                        let extent = runner.extent(atNanos: t)
-                        if extent.high < 0 || extent.low > camera.viewWidthMetres { continue }
-                        runner.parts(atNanos: t, into: &parts)
-                        for (shape, luma) in parts {
-                            guard let span = shape.slice(atY: worldY) else { continue }
-                            touched = true
-                            blend(low: span.low / metresPerPixel, high: span.high / metresPerPixel, luma: Float(luma))
-                        }
-                    }
-                    for i in 0..<w { rowAccumulator[i] += rowLayer[i] }
+            let shift = scene.shift(atNanos: rowNanos)
+            let sceneRow = min(h - 1, max(0, row + shift.dy))
+            let worldY = (groundPixel - (Double(sceneRow) + 0.5)) * metresPerPixel
+            let backgroundRow = background + sceneRow * w
+            for i in 0..<w { rowAccumulator[i] = 0 }
+            for k in 0..<samples {
+                let offset = camera.exposureNanos * Int64(2 * k + 1) / Int64(2 * samples) - camera.exposureNanos / 2
+                let t = rowNanos + offset
+                for i in 0..<w { rowLayer[i] = backgroundRow[min(w - 1, max(0, i + shift.dx))] }
+                let dxMetres = Double(shift.dx) * metresPerPixel
+                if worldY > -0.1 && worldY < Runner.height + 0.2 {
+                    drawRunners(scene.figures, at: t, worldY: worldY, metresPerPixel: metresPerPixel, dx: dxMetres)
+                    drawRunners(scene.runners, at: t, worldY: worldY, metresPerPixel: metresPerPixel, dx: dxMetres)
                 }
+                for disc in scene.discs {
+                    let c = disc.centre(atNanos: t)
+                    guard let span = Capsule(c, c, radius: disc.radius).slice(atY: worldY) else { continue }
+                    blend(low: (span.low - dxMetres) / metresPerPixel, high: (span.high - dxMetres) / metresPerPixel,
+                          luma: Float(disc.luma))
+                }
+                let light = Float(scene.light(atNanos: t))
+                for i in 0..<w { rowAccumulator[i] += rowLayer[i] * light }
             }
             let out = target + row * w
-            let scale = 1 / Float(samples)
             for x in 0..<w {
-                let clean = touched ? rowAccumulator[x] * scale : backgroundRow[x]
+                let clean = rowAccumulator[x] * scale
                 let bits = noise.next()
                 let sum = Double((bits & 0xFFFF) + ((bits >> 16) & 0xFFFF) + ((bits >> 32) & 0xFFFF) + (bits >> 48))
                 let value = Double(clean) + (sum - 131_070) * noiseScale
                 out[x] = value <= 0 ? 0 : (value >= 255 ? 255 : UInt8(value.rounded()))
+            }
+        }
+    }
+
+    private func drawRunners(_ runners: [Runner], at t: Int64, worldY: Double, metresPerPixel: Double, dx: Double) {
+        for runner in runners {
+            let extent = runner.extent(atNanos: t)
+            if extent.high < dx || extent.low > camera.viewWidthMetres + dx { continue }
+            if worldY < runner.baseY - 0.1 || worldY > runner.baseY + (Runner.height + 0.2) * runner.scale { continue }
+            runner.parts(atNanos: t, into: &parts)
+            for (shape, luma) in parts {
+                guard let span = shape.slice(atY: worldY) else { continue }
+                blend(low: (span.low - dx) / metresPerPixel, high: (span.high - dx) / metresPerPixel, luma: Float(luma))
             }
         }
     }

@@ -13,7 +13,7 @@ import GateDevices
         #expect(a == b)
         #expect(a.truthNanos != c.truthNanos)
         #expect(a.truthNanos.count == options.runs + 1)
-        for runner in a.runners { #expect(runner.speedMetresPerSecond >= 3 && runner.speedMetresPerSecond < 11) }
+        for runner in a.runners { #expect(runner.speedAtLine >= 3 && runner.speedAtLine < 11) }
         #expect(a.truthNanos == a.truthNanos.sorted())
         #expect(a.endNanos > a.truthNanos.last!)
     }
@@ -28,7 +28,7 @@ import GateDevices
     @Test func aFixedSpeedAppliesToEveryPass() {
         var options = SimulationOptions()
         options.speedMetresPerSecond = 7.5
-        for runner in Scenario(options: options).runners { #expect(runner.speedMetresPerSecond == 7.5) }
+        for runner in Scenario(options: options).runners { #expect(runner.speedAtLine == 7.5) }
     }
 }
 

@@ -33,26 +33,38 @@ import GateCore
 @Suite struct RunnerTests {
     @Test func truthIsWhenTheTorsoFrontReachesTheLine() {
         for direction in [CrossingDirection.leftToRight, .rightToLeft] {
-            let r = Runner(entryNanos: 1_000_000_000, entryX: 2, speedMetresPerSecond: 8, direction: direction,
-                           shirtLuma: 40, skinLuma: 120, legLuma: 70, stridePhase: 0)
-            let gate = direction == .leftToRight ? 2.5 : 1.5
-            let t = r.torsoFrontNanos(reaching: gate)
-            let sign = direction == .leftToRight ? 1.0 : -1.0
-            let front = r.axisX(atNanos: t) + sign * Runner.torsoHalfDepth
-            #expect(abs(front - gate) < 1e-8)
+            for (acceleration, lean) in [(0.0, 0.0), (4.0, 0.6), (0.0, 0.2)] {
+                let r = Runner(crossingNanos: 1_000_000_000, lineX: 2, speedAtLine: 5, acceleration: acceleration,
+                               direction: direction, lean: lean, shirtLuma: 40, skinLuma: 120, legLuma: 70, stridePhase: 0)
+                #expect(abs(r.torsoFrontX(atNanos: 1_000_000_000) - 2) < 1e-12)
+                #expect(r.torsoFrontNanos(reaching: 2) == 1_000_000_000)
+                // Elsewhere on the track the kinematics and the truth agree too.
+                let sign = direction == .leftToRight ? 1.0 : -1.0
+                let t = r.torsoFrontNanos(reaching: 2 + sign * 0.7)
+                #expect(abs(r.torsoFrontX(atNanos: t) - (2 + sign * 0.7)) < 1e-8)
+            }
         }
+    }
+
+    @Test func anAcceleratingRunnerStoodStillBeforeTheStart() {
+        let r = Runner(crossingNanos: 2_000_000_000, lineX: 2, speedAtLine: 4, acceleration: 5, direction: .leftToRight,
+                       lean: 0.7, shirtLuma: 40, skinLuma: 120, legLuma: 70, stridePhase: 0)
+        // Zero speed 0.8 s before the line, 1.6 m behind it: still before that.
+        #expect(abs(r.torsoFrontX(atNanos: 1_000_000_000) - 0.4) < 1e-9)
+        #expect(abs(r.torsoFrontX(atNanos: 1_200_000_000) - 0.4) < 1e-9)
+        #expect(r.torsoFrontX(atNanos: 1_300_000_000) > 0.4)
     }
 
     @Test func handsAndKneesReachFurtherThanTheTorsoSometimes() {
         // The torso rule matters only if limbs lead: check the model does that.
-        let r = Runner(entryNanos: 0, entryX: 2, speedMetresPerSecond: 9, direction: .leftToRight,
+        let r = Runner(crossingNanos: 0, lineX: 2.15, speedAtLine: 9, direction: .leftToRight,
                        shirtLuma: 40, skinLuma: 120, legLuma: 70, stridePhase: 0)
         var parts: [(Capsule, Double)] = []
         var limbLeads = false
         for ms in stride(from: 0, to: 400, by: 10) {
             let t = Int64(ms) * 1_000_000
             r.parts(atNanos: t, into: &parts)
-            let torsoFront = r.axisX(atNanos: t) + Runner.torsoHalfDepth
+            let torsoFront = r.torsoFrontX(atNanos: t)
             for (shape, _) in parts where max(shape.a.x, shape.b.x) + shape.radius > torsoFront + 0.05 { limbLeads = true }
         }
         #expect(limbLeads)
@@ -71,7 +83,7 @@ import GateCore
     }
 
     @Test func theSameSeedAndFrameRenderTheSamePixels() {
-        let runner = Runner(entryNanos: 0, entryX: 2, speedMetresPerSecond: 8, direction: .leftToRight,
+        let runner = Runner(crossingNanos: 0, lineX: 2.15, speedAtLine: 8, direction: .leftToRight,
                             shirtLuma: 40, skinLuma: 120, legLuma: 70, stridePhase: 1)
         let a = render(SceneRenderer(camera: Self.camera, runners: [runner], seed: 5), at: 0, frame: 3)
         let b = render(SceneRenderer(camera: Self.camera, runners: [runner], seed: 5), at: 0, frame: 3)
@@ -81,7 +93,7 @@ import GateCore
     }
 
     @Test func aDarkShirtShowsAtTheTorsoAndNotElsewhere() {
-        let runner = Runner(entryNanos: 0, entryX: 2, speedMetresPerSecond: 8, direction: .leftToRight,
+        let runner = Runner(crossingNanos: 0, lineX: 2.15, speedAtLine: 8, direction: .leftToRight,
                             shirtLuma: 20, skinLuma: 120, legLuma: 70, stridePhase: 1)
         let pixels = render(SceneRenderer(camera: Self.camera, runners: [runner], seed: 5), at: 0, frame: 0)
         // Ground at row 110 (0.92 x 120); 40 px per metre. Torso mid-height 1.2 m: row 110 - 48 = 62; x = 2 m: column 80.
@@ -95,7 +107,7 @@ import GateCore
         var camera = Self.camera
         camera.readoutNanos = 20_000_000
         camera.noiseSigma = 0
-        let runner = Runner(entryNanos: 0, entryX: 2, speedMetresPerSecond: 10, direction: .leftToRight,
+        let runner = Runner(crossingNanos: 0, lineX: 2.15, speedAtLine: 10, direction: .leftToRight,
                             shirtLuma: 20, skinLuma: 150, legLuma: 150, stridePhase: 1)
         let pixels = render(SceneRenderer(camera: camera, runners: [runner], seed: 5), at: 0, frame: 0)
         func front(row: Int) -> Int { (0..<160).last { pixels[row * 160 + $0] < 60 } ?? -1 }

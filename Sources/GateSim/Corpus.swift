@@ -1,0 +1,146 @@
+import GateCore
+
+/// One rendered clip with its ground truth: what `ts-gate render` writes and
+/// what the accuracy harness replays. Frame i has timestamp i / fps (the
+/// mid-exposure instant of its top row), as in a Y4M file.
+public struct ClipSpec: Equatable, Sendable {
+    public var name: String
+    /// What the clip exercises, in a few words.
+    public var kind: String
+    public var fps: Int
+    public var frameCount: Int
+    public var camera: CameraModel
+    public var scene: Scene
+    public var gatePosition: Double
+    public var seed: UInt64
+
+    /// When each target runner's torso front reaches the gate line; empty
+    /// for a scene that must not trigger.
+    public var truthNanos: [Int64] { scene.runners.map(\.crossingNanos).sorted() }
+    public var mustNotTrigger: Bool { scene.runners.isEmpty }
+
+    public func timestampNanos(frame: Int) -> Int64 { Int64(frame) * 1_000_000_000 / Int64(fps) }
+
+    public func renderer() -> SceneRenderer { SceneRenderer(camera: camera, scene: scene, seed: seed) }
+}
+
+
+/// The accuracy corpus: clips over 30, 60, 120 and 240 fps with runners of
+/// every kind the box meets, and scenes that must not trigger. A pure
+/// function of its seed.
+public enum AccuracyCorpus {
+    public static let frameRates = [30, 60, 120, 240]
+
+    public static func clips(seed: UInt64 = 2026, runnerClipsPerRate: Int = 8) -> [ClipSpec] {
+        var random = SplitMix64(seed: seed)
+        var clips: [ClipSpec] = []
+        let sizes = [(320, 240), (640, 480), (640, 360), (1280, 720)]
+        for fps in frameRates {
+            for index in 0..<runnerClipsPerRate {
+                let size = sizes[index % sizes.count]
+                let accelerating = index % 4 == 3
+                clips.append(runnerClip(name: "run-\(fps)fps-\(index)", fps: fps, width: size.0, height: size.1,
+                                        accelerating: accelerating, twoRunners: false, random: &random))
+            }
+            clips.append(runnerClip(name: "pair-\(fps)fps", fps: fps, width: 640, height: 480,
+                                    accelerating: false, twoRunners: true, random: &random))
+            for kind in NegativeScene.allCases {
+                clips.append(negativeClip(kind, fps: fps, random: &random))
+            }
+        }
+        return clips
+    }
+
+    static func camera(width: Int, height: Int, fps: Int, random: inout SplitMix64) -> CameraModel {
+        let period = 1_000_000_000 / Int64(fps)
+        // Exposure 0.5...8 ms, never longer than most of the frame period.
+        let exposure = min(Int64(random.uniform(0.5, 8) * 1e6), period * 7 / 10)
+        return CameraModel(width: width, height: height, viewWidthMetres: random.uniform(3, 6),
+                           groundRow: random.uniform(0.86, 0.95), readoutNanos: Int64(random.uniform(0, 15) * 1e6),
+                           exposureNanos: exposure, noiseSigma: random.uniform(1, 4))
+    }
+
+    static func runner(crossingNanos: Int64, lineX: Double, direction: CrossingDirection, accelerating: Bool,
+                       random: inout SplitMix64) -> Runner {
+        let speed = accelerating ? random.uniform(2.5, 6) : random.uniform(2, 12)
+        return Runner(crossingNanos: crossingNanos, lineX: lineX, speedAtLine: speed,
+                      acceleration: accelerating ? random.uniform(3, 6) : 0, direction: direction,
+                      lean: accelerating ? random.uniform(0.3, 0.7) : random.uniform(0, 0.2),
+                      shirtLuma: random.unit() < 0.5 ? random.uniform(20, 60) : random.uniform(190, 235),
+                      skinLuma: random.uniform(80, 170), legLuma: random.uniform(40, 120),
+                      stridePhase: random.uniform(0, PortableMath.twoPi))
+    }
+
+    static func runnerClip(name: String, fps: Int, width: Int, height: Int, accelerating: Bool, twoRunners: Bool,
+                           random: inout SplitMix64) -> ClipSpec {
+        let camera = camera(width: width, height: height, fps: fps, random: &random)
+        let gate = random.uniform(0.35, 0.65)
+        let lineX = gate * camera.viewWidthMetres
+        let direction: CrossingDirection = random.unit() < 0.5 ? .leftToRight : .rightToLeft
+        // The first crossing comes late enough for the runner to have entered
+        // the view and the detector to have learnt the scene.
+        let first = Int64(1_600_000_000) + Int64(random.uniform(0, 1) * 1e9 / Double(fps))
+        var runners = [runner(crossingNanos: first, lineX: lineX, direction: direction, accelerating: accelerating,
+                              random: &random)]
+        if twoRunners {
+            runners.append(runner(crossingNanos: first + 500_000_000, lineX: lineX, direction: direction,
+                                  accelerating: false, random: &random))
+        }
+        var scene = Scene(runners: runners)
+        if random.unit() < 0.5 { scene.flickerAmplitude = random.uniform(0.03, 0.12) }
+        let end = (runners.last?.crossingNanos ?? first) + 700_000_000
+        let kind = twoRunners ? "two runners 0.5 s apart" : (accelerating ? "accelerating start" : "flying run")
+        return ClipSpec(name: name, kind: kind, fps: fps, frameCount: Int(end * Int64(fps) / 1_000_000_000),
+                        camera: camera, scene: scene, gatePosition: gate, seed: random.next())
+    }
+
+    /// Scenes with movement that is not an athlete crossing the gate.
+    public enum NegativeScene: CaseIterable, Sendable {
+        case ball, bird, cloud, bump, farFigure
+
+        public var name: String {
+            switch self {
+            case .ball: return "ball"
+            case .bird: return "bird"
+            case .cloud: return "cloud"
+            case .bump: return "bump"
+            case .farFigure: return "far-figure"
+            }
+        }
+    }
+
+    static func negativeClip(_ kind: NegativeScene, fps: Int, random: inout SplitMix64) -> ClipSpec {
+        let camera = camera(width: 640, height: 480, fps: fps, random: &random)
+        var scene = Scene(runners: [])
+        let w = camera.viewWidthMetres
+        let description: String
+        switch kind {
+        case .ball:
+            // A football rolling low across the whole view.
+            scene.discs = [MovingDisc(startNanos: 800_000_000, startX: -0.3, startY: 0.11,
+                                      velocityX: random.uniform(3, 9), radius: 0.11, luma: random.uniform(20, 240))]
+            description = "a ball rolling low"
+        case .bird:
+            scene.discs = [MovingDisc(startNanos: 900_000_000, startX: w + 0.2, startY: random.uniform(2.2, 2.8),
+                                      velocityX: -random.uniform(12, 20), velocityY: random.uniform(-1, 1),
+                                      radius: 0.12, luma: random.uniform(10, 60))]
+            description = "a bird high and fast"
+        case .cloud:
+            scene.lightSteps = [LightStep(atNanos: 1_200_000_000, factor: random.uniform(0.6, 0.8))]
+            description = "a cloud: the light drops at once"
+        case .bump:
+            scene.bumps = [CameraBump(startNanos: 1_200_000_000, durationNanos: 40_000_000,
+                                      dxPixels: random.unit() < 0.5 ? -4 : 4, dyPixels: 2)]
+            description = "the tripod bumped: the image shifts"
+        case .farFigure:
+            // Someone walking far behind the lane: small, high in the image.
+            scene.figures = [Runner(crossingNanos: 1_500_000_000, lineX: w / 2, speedAtLine: random.uniform(1.5, 6),
+                                    direction: .rightToLeft, shirtLuma: 40, skinLuma: 110, legLuma: 60,
+                                    stridePhase: 0, scale: 0.25, baseY: 1.4)]
+            description = "a small figure far away"
+        }
+        return ClipSpec(name: "quiet-\(kind.name)-\(fps)fps", kind: description, fps: fps,
+                        frameCount: Int(2_600_000_000 * Int64(fps) / 1_000_000_000),
+                        camera: camera, scene: scene, gatePosition: 0.5, seed: random.next())
+    }
+}

@@ -1,0 +1,124 @@
+// `make accuracy`: renders the accuracy corpus (GateSim.AccuracyCorpus),
+// runs every detection mode over each clip's frames in the Y4M time base,
+// and prints per mode and frame rate the median, p95 and max |error| against
+// the renderer's truth, misses and false triggers. Host-only tool.
+//
+//   gate-accuracy [--seed N] [--clips-per-rate N] [--filter TEXT] [--verbose]
+import Foundation
+import GateCore
+import GateSim
+
+struct Options {
+    var seed: UInt64 = 2026
+    var clipsPerRate = 8
+    var filter: String?
+    var verbose = false
+}
+
+var options = Options()
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--seed": options.seed = UInt64(arguments.popFirst() ?? "") ?? options.seed
+    case "--clips-per-rate": options.clipsPerRate = Int(arguments.popFirst() ?? "") ?? options.clipsPerRate
+    case "--filter": options.filter = arguments.popFirst()
+    case "--verbose": options.verbose = true
+    default:
+        FileHandle.standardError.write("gate-accuracy: unknown option \(argument)\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+
+/// A crossing matches a truth within this window; outside it, a detection is a false trigger.
+let matchWindowNanos: Int64 = 60_000_000
+
+struct Tally {
+    var clips = 0
+    var errorsMs: [Double] = []
+    var misses = 0
+    var falseTriggers = 0
+    var quietClips = 0
+    var quietTriggers = 0
+}
+
+let modes: [DetectionMode] = [.photoFinish, .precision]
+var tallies: [String: Tally] = [:]
+var clips = AccuracyCorpus.clips(seed: options.seed, runnerClipsPerRate: options.clipsPerRate)
+if let filter = options.filter { clips = clips.filter { $0.name.contains(filter) } }
+let started = Date()
+
+for clip in clips {
+    let renderer = clip.renderer()
+    let w = clip.camera.width, h = clip.camera.height
+    let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h)
+    defer { pixels.deallocate() }
+    var detectors: [(DetectionMode, CrossingDetector)] = []
+    for mode in modes {
+        var settings = DetectorSettings()
+        settings.gatePosition = clip.gatePosition
+        settings.readoutNanos = clip.camera.readoutNanos
+        settings.exposureNanos = clip.camera.exposureNanos
+        if let d = CrossingDetector(mode: mode, width: w, height: h, settings: settings) { detectors.append((mode, d)) }
+    }
+    var found: [Int: [DetectedCrossing]] = [:]
+    for i in 0..<clip.frameCount {
+        let t = clip.timestampNanos(frame: i)
+        renderer.render(topRowNanos: t, frameIndex: UInt64(i), into: pixels)
+        let frame = LumaFrame(pixels: pixels, width: w, height: h, rowStride: w, timestampNanos: t, sequence: UInt32(i))
+        for (index, entry) in detectors.enumerated() {
+            if let c = entry.1.process(frame) { found[index, default: []].append(c) }
+        }
+    }
+    for (index, entry) in detectors.enumerated() {
+        let key = entry.0.name + " " + String(clip.fps)
+        var tally = tallies[key] ?? Tally()
+        tally.clips += 1
+        var unmatched = found[index] ?? []
+        var line = "  \(entry.0.name) \(clip.name) (\(clip.kind), \(w)x\(h), exp \(clip.camera.exposureNanos / 1000) us, readout \(clip.camera.readoutNanos / 1000) us):"
+        if clip.mustNotTrigger {
+            tally.quietClips += 1
+            tally.quietTriggers += unmatched.count
+            tally.falseTriggers += unmatched.count
+            line += unmatched.isEmpty ? " quiet" : " \(unmatched.count) FALSE TRIGGER(S)"
+        } else {
+            for truth in clip.truthNanos {
+                if let k = unmatched.indices.min(by: { abs(unmatched[$0].timeNanos - truth) < abs(unmatched[$1].timeNanos - truth) }),
+                   abs(unmatched[k].timeNanos - truth) <= matchWindowNanos {
+                    let error = Double(unmatched[k].timeNanos - truth) / 1e6
+                    tally.errorsMs.append(error)
+                    line += String(format: " %+.3f ms", error)
+                    unmatched.remove(at: k)
+                } else {
+                    tally.misses += 1
+                    line += " MISS"
+                }
+            }
+            tally.falseTriggers += unmatched.count
+            if !unmatched.isEmpty { line += " +\(unmatched.count) false" }
+        }
+        tallies[key] = tally
+        if options.verbose { print(line) }
+    }
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let rank = p * Double(sorted.count - 1)
+    let low = Int(rank.rounded(.down)), high = Int(rank.rounded(.up))
+    return sorted[low] + (sorted[high] - sorted[low]) * (rank - Double(low))
+}
+
+print("accuracy corpus: \(clips.count) clips, seed \(options.seed), \(String(format: "%.0f", Date().timeIntervalSince(started))) s")
+print("mode          fps  clips  crossings  median ms  p95 ms  max ms  misses  false  quiet clips triggered")
+for mode in modes {
+    for fps in AccuracyCorpus.frameRates {
+        guard let t = tallies[mode.name + " " + String(fps)] else {
+            print(String(format: "%-12@ %4d  (mode not built)", mode.name as NSString, fps))
+            continue
+        }
+        let sorted = t.errorsMs.map(abs).sorted()
+        print(String(format: "%-12@ %4d  %5d  %9d  %9.3f  %6.3f  %6.3f  %6d  %5d  %d of %d",
+                     mode.name as NSString, fps, t.clips, t.errorsMs.count, percentile(sorted, 0.5), percentile(sorted, 0.95),
+                     sorted.last ?? .nan, t.misses, t.falseTriggers, t.quietTriggers > 0 ? 1 : 0, t.quietClips))
+    }
+}
