@@ -16,7 +16,7 @@ public struct ClipSpec: Equatable, Sendable {
 
     /// When each target runner's torso front reaches the gate line; empty
     /// for a scene that must not trigger.
-    public var truthNanos: [Int64] { scene.runners.map(\.crossingNanos).sorted() }
+    public var truthNanos: [Int64] { scene.runners.map { $0.crossingNanos }.sorted() }
     public var mustNotTrigger: Bool { scene.runners.isEmpty }
 
     public func timestampNanos(frame: Int) -> Int64 { Int64(frame) * 1_000_000_000 / Int64(fps) }
@@ -46,6 +46,38 @@ public enum AccuracyCorpus {
                                     accelerating: false, twoRunners: true, random: &random))
             for kind in NegativeScene.allCases {
                 clips.append(negativeClip(kind, fps: fps, random: &random))
+            }
+        }
+        return clips
+    }
+
+    /// One factor at a time from a clean flying run (640x480, 120 fps, upright,
+    /// global shutter, 1 ms exposure, no flicker): for finding what costs accuracy.
+    public static func factorClips(seed: UInt64 = 7, perFactor: Int = 6) -> [ClipSpec] {
+        var random = SplitMix64(seed: seed)
+        var clips: [ClipSpec] = []
+        let factors = ["clean", "lean", "readout", "exposure", "flicker", "small", "large", "slow", "fast", "accelerating", "fps30", "fps240"]
+        for factor in factors {
+            for i in 0..<perFactor {
+                let fps = factor == "fps30" ? 30 : (factor == "fps240" ? 240 : 120)
+                let size = factor == "small" ? (320, 240) : (factor == "large" ? (1280, 720) : (640, 480))
+                var camera = CameraModel(width: size.0, height: size.1, viewWidthMetres: 4, readoutNanos: 0,
+                                         exposureNanos: 1_000_000, noiseSigma: 2)
+                if factor == "readout" { camera.readoutNanos = Int64(random.uniform(5, 15) * 1e6) }
+                if factor == "exposure" { camera.exposureNanos = Int64(random.uniform(3, 7) * 1e6) }
+                let speed = factor == "slow" ? random.uniform(2, 4) : (factor == "fast" ? random.uniform(9, 12) : random.uniform(5, 9))
+                let runner = Runner(crossingNanos: 1_600_000_000 + Int64(i) * 1_000_000, lineX: 2,
+                                    speedAtLine: factor == "accelerating" ? random.uniform(3, 5) : speed,
+                                    acceleration: factor == "accelerating" ? random.uniform(3, 6) : 0,
+                                    direction: i % 2 == 0 ? .leftToRight : .rightToLeft,
+                                    lean: factor == "lean" || factor == "accelerating" ? random.uniform(0.2, 0.6) : 0,
+                                    shirtLuma: i % 3 == 0 ? 220 : 40, skinLuma: random.uniform(80, 170),
+                                    legLuma: random.uniform(40, 120), stridePhase: random.uniform(0, PortableMath.twoPi))
+                var scene = Scene(runners: [runner])
+                if factor == "flicker" { scene.flickerAmplitude = 0.1 }
+                clips.append(ClipSpec(name: "factor-\(factor)-\(i)", kind: factor, fps: fps,
+                                      frameCount: Int(2_300_000_000 * Int64(fps) / 1_000_000_000),
+                                      camera: camera, scene: scene, gatePosition: 0.5, seed: random.next()))
             }
         }
         return clips

@@ -13,6 +13,8 @@ struct Options {
     var clipsPerRate = 8
     var filter: String?
     var verbose = false
+    /// One factor at a time instead of the corpus.
+    var factors = false
 }
 
 var options = Options()
@@ -23,6 +25,7 @@ while let argument = arguments.popFirst() {
     case "--clips-per-rate": options.clipsPerRate = Int(arguments.popFirst() ?? "") ?? options.clipsPerRate
     case "--filter": options.filter = arguments.popFirst()
     case "--verbose": options.verbose = true
+    case "--factors": options.factors = true
     default:
         FileHandle.standardError.write("gate-accuracy: unknown option \(argument)\n".data(using: .utf8)!)
         exit(2)
@@ -43,7 +46,9 @@ struct Tally {
 
 let modes: [DetectionMode] = [.photoFinish, .precision]
 var tallies: [String: Tally] = [:]
-var clips = AccuracyCorpus.clips(seed: options.seed, runnerClipsPerRate: options.clipsPerRate)
+var factorErrors: [(String, Double)] = []
+var clips = options.factors ? AccuracyCorpus.factorClips()
+    : AccuracyCorpus.clips(seed: options.seed, runnerClipsPerRate: options.clipsPerRate)
 if let filter = options.filter { clips = clips.filter { $0.name.contains(filter) } }
 let started = Date()
 
@@ -86,10 +91,12 @@ for clip in clips {
                    abs(unmatched[k].timeNanos - truth) <= matchWindowNanos {
                     let error = Double(unmatched[k].timeNanos - truth) / 1e6
                     tally.errorsMs.append(error)
+                    factorErrors.append((entry.0.name + " " + clip.kind, error))
                     line += String(format: " %+.3f ms", error)
                     unmatched.remove(at: k)
                 } else {
                     tally.misses += 1
+                    factorErrors.append((entry.0.name + " " + clip.kind + " MISSES", 0))
                     line += " MISS"
                 }
             }
@@ -110,6 +117,16 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 
 print("accuracy corpus: \(clips.count) clips, seed \(options.seed), \(String(format: "%.0f", Date().timeIntervalSince(started))) s")
 print("mode          fps  clips  crossings  median ms  p95 ms  max ms  misses  false  quiet clips triggered")
+if options.factors {
+    // Per factor: signed mean and max |error| (the sign shows a bias).
+    var byFactor: [String: [Double]] = [:]
+    for line in factorErrors { byFactor[line.0, default: []].append(line.1) }
+    for key in byFactor.keys.sorted() {
+        let e = byFactor[key]!
+        print(String(format: "  %-28@ n %2d  mean %+7.3f  max|e| %7.3f ms", key as NSString, e.count,
+                     e.reduce(0, +) / Double(e.count), e.map(abs).max() ?? .nan))
+    }
+}
 for mode in modes {
     for fps in AccuracyCorpus.frameRates {
         guard let t = tallies[mode.name + " " + String(fps)] else {

@@ -9,61 +9,42 @@
 /// Every buffer is allocated in `init`; `process` allocates nothing.
 public final class PhotoFinishDetector {
     public let settings: DetectorSettings
-    public let sourceWidth: Int
-    public let sourceHeight: Int
-    /// Box-averaging factor from the frame to the work image.
-    public let factor: Int
-    public let workWidth: Int
-    public let workHeight: Int
+    public let image: WorkImage
+    public var workWidth: Int { image.width }
+    public var workHeight: Int { image.height }
 
     private var previous: UnsafeMutablePointer<UInt8>
     private var current: UnsafeMutablePointer<UInt8>
     private let difference: UnsafeMutablePointer<UInt8>
     private let histogram: UnsafeMutablePointer<UInt32>
     private let components: ConnectedComponents
-    private let sampleTimes: UnsafeMutablePointer<Double>
-    private let sampleEdges: UnsafeMutablePointer<Double>
+    private let tracker: FrontTracker
     /// Per-row coverage estimates of the front column (one band's worth).
     private let rowCoverage: UnsafeMutablePointer<Double>
 
     private var framesSeen = 0
     /// The moving-pixel threshold, learnt during warm-up.
     public private(set) var noiseThreshold: UInt8 = 40
-    private var sampleCount = 0
-    private var sampleNext = 0
-    private var sampleBaseNanos: Int64 = 0
-    private var lastCentroid = -1.0
-    private var motion = 0.0
-    private var framesWithoutBody = 0
-    private var rearmed = true
-    private var lastCrossingNanos = Int64.min
-    private let gateX: Double
 
     public init(width: Int, height: Int, settings: DetectorSettings = DetectorSettings()) {
-        precondition(width >= 16 && height >= 16, "frame too small for detection")
         precondition(settings.fitSamples >= 2, "fit needs two samples")
         self.settings = settings
-        sourceWidth = width
-        sourceHeight = height
-        factor = max(1, width / max(16, settings.workWidth))
-        workWidth = width / factor
-        workHeight = height / factor
-        let pixels = workWidth * workHeight
+        image = WorkImage(sourceWidth: width, sourceHeight: height, workWidth: settings.workWidth)
+        let workWidth = image.width, workHeight = image.height
+        let pixels = image.pixelCount
         previous = .allocate(capacity: pixels)
         current = .allocate(capacity: pixels)
         difference = .allocate(capacity: pixels)
         histogram = .allocate(capacity: 256)
         histogram.initialize(repeating: 0, count: 256)
         components = ConnectedComponents(width: workWidth, height: workHeight)
-        sampleTimes = .allocate(capacity: settings.fitSamples)
-        sampleEdges = .allocate(capacity: settings.fitSamples)
+        tracker = FrontTracker(settings: settings, workWidth: workWidth, gateX: image.gateColumn(settings.gatePosition))
         rowCoverage = .allocate(capacity: workHeight)
-        gateX = settings.gatePosition * Double(width) / Double(factor)
     }
 
     deinit {
         previous.deallocate(); current.deallocate(); difference.deallocate()
-        histogram.deallocate(); sampleTimes.deallocate(); sampleEdges.deallocate(); rowCoverage.deallocate()
+        histogram.deallocate(); rowCoverage.deallocate()
     }
 
     /// Forgets the scene (after the camera moved): warm-up starts again.
@@ -71,9 +52,7 @@ public final class PhotoFinishDetector {
         framesSeen = 0
         histogram.update(repeating: 0, count: 256)
         noiseThreshold = 40
-        framesWithoutBody = 0
-        loseBody()
-        rearmed = true
+        tracker.reset()
     }
 
     /// True once the noise threshold has been learnt.
@@ -81,8 +60,7 @@ public final class PhotoFinishDetector {
 
     /// Feeds one frame; returns a crossing when the torso front passed the gate line.
     public func process(_ frame: LumaFrame) -> DetectedCrossing? {
-        precondition(frame.width == sourceWidth && frame.height == sourceHeight, "frame size changed")
-        downsample(frame, into: current)
+        image.downsample(frame, into: current)
         framesSeen += 1
         if framesSeen == 1 {
             swap(&previous, &current)
@@ -97,7 +75,7 @@ public final class PhotoFinishDetector {
         guard moving >= settings.minMovingPixels,
               let largest = components.largest(in: difference, threshold: noiseThreshold)
         else {
-            missBody()
+            tracker.missBody()
             return nil
         }
         // The body: every sizeable moving piece within half a body height of
@@ -107,17 +85,11 @@ public final class PhotoFinishDetector {
                                           minArea: max(4, largest.area / 20)),
               Double(blob.height) >= settings.minBlobHeightFraction * Double(workHeight)
         else {
-            missBody()
+            tracker.missBody()
             return nil
         }
-        framesWithoutBody = 0
-
         // Direction from the blob's centroid drift, smoothed over frames.
-        let centroid = blob.centroidX
-        if lastCentroid >= 0 { motion = 0.5 * motion + (centroid - lastCentroid) }
-        lastCentroid = centroid
-        guard motion > 0.25 || motion < -0.25 else { return nil }
-        let direction: CrossingDirection = motion > 0 ? .leftToRight : .rightToLeft
+        guard let direction = tracker.observe(centroid: blob.centroidX) else { return nil }
 
         // The torso band and its front column. The largest blob proves a body
         // and fixes the band; the front is looked for among all moving pixels
@@ -137,54 +109,11 @@ public final class PhotoFinishDetector {
         // Rolling shutter: the band's centre row was exposed later than the top row.
         let bandCentreRow = (Double(bandTop + bandBottom) / 2 + 0.5) / Double(workHeight)
         let sampleNanos = frame.timestampNanos + Int64(Double(settings.readoutNanos) * bandCentreRow)
-        let previousEdge = sampleCount > 0 ? sampleEdges[(sampleNext + settings.fitSamples - 1) % settings.fitSamples] : edge
-        addSample(nanos: sampleNanos, edge: edge)
-
-        let sign = direction == .leftToRight ? 1.0 : -1.0
-        let distance = (edge - gateX) * sign
-        if !rearmed {
-            let away = distance * distance > (settings.rearmDistanceFraction * Double(workWidth)) * (settings.rearmDistanceFraction * Double(workWidth))
-            if away && frame.timestampNanos - lastCrossingNanos >= settings.cooldownNanos { rearmed = true }
-            return nil
-        }
-        guard sampleCount >= 2, (previousEdge - gateX) * sign < 0, distance >= 0 else { return nil }
-        guard let fit = fitLine(), fit.slope * sign >= settings.minVelocityPixelsPerSecond else { return nil }
-
-        let crossingSeconds = (gateX - fit.intercept) / fit.slope
-        let crossingNanos = sampleBaseNanos + Int64(crossingSeconds * 1e9)
-        if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
-        rearmed = false
-        lastCrossingNanos = crossingNanos
-        let edgeSigma = (fit.residualVariance + 1.0 / 12.0) / Double(fit.count)
-        let uncertaintySeconds = squareRoot(edgeSigma) / (fit.slope * sign)
-        return DetectedCrossing(
-            timeNanos: crossingNanos,
-            frameIndex: frame.sequence,
-            interpolationOffsetMs: Double(crossingNanos - frame.timestampNanos) / 1e6,
-            direction: direction,
-            velocityWorkPixelsPerSecond: fit.slope,
-            velocityWidthsPerSecond: fit.slope / (Double(sourceWidth) / Double(factor)),
-            uncertaintyMs: uncertaintySeconds * 1000,
-            occupancyAtTrigger: Double(blob.height) / Double(workHeight))
+        return tracker.add(front: edge, atNanos: sampleNanos, direction: direction, frame: frame,
+                           occupancy: Double(blob.height) / Double(workHeight))
     }
 
     // MARK: - Steps
-
-    private func downsample(_ frame: LumaFrame, into target: UnsafeMutablePointer<UInt8>) {
-        let f = factor
-        let area = f * f
-        for wy in 0..<workHeight {
-            let out = target + wy * workWidth
-            for wx in 0..<workWidth {
-                var sum = 0
-                for dy in 0..<f {
-                    let row = frame.pixels + (wy * f + dy) * frame.rowStride + wx * f * frame.pixelStride
-                    for dx in 0..<f { sum &+= Int(row[dx &* frame.pixelStride]) }
-                }
-                out[wx] = UInt8(truncatingIfNeeded: (sum + area / 2) / area)
-            }
-        }
-    }
 
     /// |current - previous| into `difference`; counts pixels over the
     /// threshold and, during warm-up, builds the histogram of differences.
@@ -261,11 +190,11 @@ public final class PhotoFinishDetector {
         let inside = column + 2 * inward, outside = column - inward
         guard inside >= 0 && inside < workWidth && outside >= 0 && outside < workWidth else { return Double(column) + 0.5 }
         // The current frame's work image (after the swap it is `previous`).
-        let image = previous
+        let pixels = previous
         var count = 0
         let minimumContrast = 3 * Double(noiseThreshold)
         for y in rows {
-            let row = image + y * workWidth
+            let row = pixels + y * workWidth
             let torso = Double(row[inside]), background = Double(row[outside]), edge = Double(row[column])
             let contrast = torso - background
             if contrast.magnitude < minimumContrast { continue }
@@ -283,59 +212,4 @@ public final class PhotoFinishDetector {
         let coverage = count % 2 == 1 ? rowCoverage[count / 2] : (rowCoverage[count / 2 - 1] + rowCoverage[count / 2]) / 2
         return direction == .leftToRight ? Double(column) + coverage : Double(column + 1) - coverage
     }
-
-    private func addSample(nanos: Int64, edge: Double) {
-        if sampleCount == 0 { sampleBaseNanos = nanos }
-        sampleTimes[sampleNext] = Double(nanos - sampleBaseNanos) / 1e9
-        sampleEdges[sampleNext] = edge
-        sampleNext = (sampleNext + 1) % settings.fitSamples
-        if sampleCount < settings.fitSamples { sampleCount += 1 }
-    }
-
-    /// A frame without a usable body. A frame or two can be lost inside a
-    /// pass (the body falls apart, a limb merges oddly); the track survives
-    /// them, and is forgotten only after `trackGapFrames` in a row.
-    private func missBody() {
-        framesWithoutBody += 1
-        if framesWithoutBody > PhotoFinishDetector.trackGapFrames { loseBody() }
-    }
-
-    static let trackGapFrames = 2
-
-    private func loseBody() {
-        sampleCount = 0
-        sampleNext = 0
-        lastCentroid = -1
-        motion = 0
-        if !rearmed && framesWithoutBody > PhotoFinishDetector.trackGapFrames { rearmed = true }
-    }
-
-    private struct LineFit { var intercept: Double; var slope: Double; var residualVariance: Double; var count: Int }
-
-    /// Least squares edge = intercept + slope x t over the kept samples.
-    private func fitLine() -> LineFit? {
-        let n = sampleCount
-        var st = 0.0, se = 0.0
-        for i in 0..<n { st += sampleTimes[i]; se += sampleEdges[i] }
-        let mt = st / Double(n), me = se / Double(n)
-        var stt = 0.0, ste = 0.0
-        for i in 0..<n {
-            let dt = sampleTimes[i] - mt
-            stt += dt * dt
-            ste += dt * (sampleEdges[i] - me)
-        }
-        guard stt > 0 else { return nil }
-        let slope = ste / stt
-        let intercept = me - slope * mt
-        var sse = 0.0
-        for i in 0..<n {
-            let r = sampleEdges[i] - (intercept + slope * sampleTimes[i])
-            sse += r * r
-        }
-        let dof = n > 2 ? Double(n - 2) : 1
-        return LineFit(intercept: intercept, slope: slope, residualVariance: sse / dof, count: n)
-    }
 }
-
-@inline(__always)
-func squareRoot(_ x: Double) -> Double { x.squareRoot() }
