@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "GateCore", linkerSettings: [.linkedLibrary("m")]),
         // The libc seam (Errno, descriptors, clocks, poll) and the Linux
         // devices behind the protocols the simulator also implements.
-        .target(name: "GateDevices", dependencies: ["CGateShim", "GateCore"]),
+        .target(name: "GateDevices", dependencies: ["CGateShim", "GateCore"],
+                linkerSettings: [.linkedLibrary("z")]),
         // Simulated camera, IMU, buttons, speaker, LED/buzzer on a virtual clock.
         .target(name: "GateSim", dependencies: ["GateCore", "GateDevices"]),
         // The box: command line, configuration, wiring and the poll loop.

@@ -28,6 +28,8 @@ public enum TSGate {
             return SimulateCommand.run(options, console: console)
         case .results(let options):
             return ResultsCommand.run(options, console: console)
+        case .replay(let options):
+            return ReplayCommand.run(options, console: console)
         }
     }
 
@@ -35,8 +37,9 @@ public enum TSGate {
         ts-gate: firmware of a sprint-timing gate box
 
         usage:
-          ts-gate --simulate [options]   play a whole session of one box on simulated devices
-          ts-gate results [options]      print saved sessions
+          ts-gate --simulate [options]        play a whole session of one box on simulated devices
+          ts-gate results [options]           print saved sessions
+          ts-gate replay FILE.y4m [options]   time the crossings in a YUV4MPEG2 clip
           ts-gate --help | --version
 
         --simulate options:
@@ -52,6 +55,15 @@ public enum TSGate {
           --data-dir D    where sessions were written
           --session ID    only this session (e.g. session-0001)
           --csv           CSV instead of tables
+
+        replay options:
+          --gate F          gate line as a fraction of the image width, 0.1-0.9 (default 0.5)
+          --exposure-ms E   exposure time of the clip's camera (default 0)
+          --readout-ms R    rolling-shutter readout, top row to bottom row (default 0: global shutter)
+          --mode M          photo-finish (default) or precision
+          --json            one JSON object per line per crossing, then a summary line
+          --images DIR      write a photo-finish strip and the frame of each crossing as PNG
+          Frame i of the clip is stamped i x den / num seconds from its F<num>:<den> header.
 
         The data directory defaults to $TS_GATE_DATA_DIR, else ~/.local/share/ts-gate.
         Each session is a directory holding results.jsonl (format v1, one JSON object per line).

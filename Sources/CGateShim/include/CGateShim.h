@@ -37,6 +37,8 @@
 #include <bluetooth/bluetooth.h>
 #include <bluetooth/hci.h>
 #include <bluetooth/l2cap.h>
+// PNG pictures: zlib's deflate (zlib1g-dev, static archive on both arches).
+#include <zlib.h>
 
 // ---- errno (a macro over a thread-local) ----
 static inline int gate_errno(void) { return errno; }

@@ -23,6 +23,9 @@ public enum ArgumentParser {
         case "results":
             cursor.skip()
             return .results(try parseResults(&cursor))
+        case "replay":
+            cursor.skip()
+            return .replay(try parseReplay(&cursor))
         case "--simulate", "simulate":
             cursor.skip()
             return .simulate(try parseSimulate(&cursor))
@@ -36,7 +39,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: --simulate, results, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: --simulate, replay, results, --help, --version)")
         }
     }
 
@@ -83,6 +86,44 @@ public enum ArgumentParser {
         }
         return options
     }
+
+    static func parseReplay(_ cursor: inout Cursor) throws(UsageError) -> ReplayOptions {
+        var file: String?
+        var options = ReplayOptions(file: "")
+        while let argument = cursor.next() {
+            switch argument {
+            case "--gate":
+                options.gatePosition = try cursor.decimal(for: argument, in: 0.1...0.9, accepts: "a fraction of the image width from 0.1 to 0.9")
+            case "--exposure-ms":
+                options.exposureNanos = nanos(milliseconds: try cursor.decimal(for: argument, in: 0...100, accepts: "a time in milliseconds from 0 to 100"))
+            case "--readout-ms":
+                options.readoutNanos = nanos(milliseconds: try cursor.decimal(for: argument, in: 0...100, accepts: "a time in milliseconds from 0 to 100"))
+            case "--mode":
+                let name = try cursor.value(for: argument, accepts: DetectionMode.names)
+                guard let mode = DetectionMode(name: name) else {
+                    throw UsageError("--mode expects " + DetectionMode.names + ", got '" + name + "'")
+                }
+                options.mode = mode
+            case "--json":
+                options.json = true
+            case "--images":
+                options.imagesDirectory = try cursor.value(for: argument, accepts: "a directory for the PNG pictures")
+            case "-h", "--help":
+                throw UsageError("--help stands alone: try 'ts-gate --help'")
+            default:
+                if file == nil && !argument.hasPrefix("-") {
+                    file = argument
+                    continue
+                }
+                throw unknown(argument, accepted: "FILE.y4m, --gate, --exposure-ms, --readout-ms, --mode, --json, --images")
+            }
+        }
+        guard let file else { throw UsageError("replay needs a file: a YUV4MPEG2 clip (ts-gate replay FILE.y4m [options])") }
+        options.file = file
+        return options
+    }
+
+    static func nanos(milliseconds: Double) -> Int64 { Int64((milliseconds * 1e6).rounded()) }
 
     static func unknown(_ argument: String, accepted: String) -> UsageError {
         if argument.hasPrefix("-") {

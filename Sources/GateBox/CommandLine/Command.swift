@@ -5,6 +5,7 @@ import GateSim
 public enum Command: Equatable {
     case simulate(SimulateOptions)
     case results(ResultsOptions)
+    case replay(ReplayOptions)
     case help
     case version
 }
@@ -23,6 +24,20 @@ public struct ResultsOptions: Equatable {
     /// One session ("session-0003"); nil: every session.
     public var session: String?
     public init() {}
+}
+
+public struct ReplayOptions: Equatable {
+    /// The YUV4MPEG2 clip to replay.
+    public var file: String
+    public var gatePosition = 0.5
+    public var exposureNanos: Int64 = 0
+    public var readoutNanos: Int64 = 0
+    public var mode = DetectionMode.photoFinish
+    /// One JSON object per line instead of a table.
+    public var json = false
+    /// Where the PNG pictures of each crossing go; nil: no pictures.
+    public var imagesDirectory: String?
+    public init(file: String) { self.file = file }
 }
 
 /// A command line that cannot be run: one line for the user, exit status 2.

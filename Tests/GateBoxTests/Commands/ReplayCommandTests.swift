@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+import GateCore
+import GateDevices
+@testable import GateBox
+
+@Suite struct ReplayArgumentTests {
+    @Test func everyOption() throws {
+        let command = try ArgumentParser.parse(["replay", "--gate", "0.4", "clip.y4m", "--exposure-ms", "2.5",
+                                                "--readout-ms=12", "--mode", "photo-finish", "--json", "--images", "pics"])
+        var expected = ReplayOptions(file: "clip.y4m")
+        expected.gatePosition = 0.4
+        expected.exposureNanos = 2_500_000
+        expected.readoutNanos = 12_000_000
+        expected.json = true
+        expected.imagesDirectory = "pics"
+        #expect(command == .replay(expected))
+        let defaults = try ArgumentParser.parse(["replay", "x.y4m"])
+        #expect(defaults == .replay(ReplayOptions(file: "x.y4m")))
+        guard case .replay(let precision) = try ArgumentParser.parse(["replay", "x.y4m", "--mode", "precision"]) else {
+            Issue.record("not replay"); return
+        }
+        #expect(precision.mode == .precision)
+    }
+
+    static let accepted = "FILE.y4m, --gate, --exposure-ms, --readout-ms, --mode, --json, --images"
+
+    @Test(arguments: [
+        (["replay"], "replay needs a file: a YUV4MPEG2 clip (ts-gate replay FILE.y4m [options])"),
+        (["replay", "--json"], "replay needs a file: a YUV4MPEG2 clip (ts-gate replay FILE.y4m [options])"),
+        (["replay", "a.y4m", "b.y4m"], "unexpected argument 'b.y4m' (accepted here: " + accepted + ")"),
+        (["replay", "a.y4m", "--fps", "30"], "unknown option '--fps' (accepted here: " + accepted + ")"),
+        (["replay", "a.y4m", "--mode", "fast"], "--mode expects photo-finish or precision, got 'fast'"),
+        (["replay", "a.y4m", "--mode"], "--mode needs a value: photo-finish or precision"),
+        (["replay", "a.y4m", "--gate", "1.5"], "--gate expects a fraction of the image width from 0.1 to 0.9, got '1.5'"),
+        (["replay", "a.y4m", "--readout-ms", "-1"], "--readout-ms expects a time in milliseconds from 0 to 100, got '-1'"),
+        (["replay", "a.y4m", "--exposure-ms", "1e3"], "--exposure-ms expects a time in milliseconds from 0 to 100, got '1e3'"),
+        (["replay", "a.y4m", "--images"], "--images needs a value: a directory for the PNG pictures"),
+    ])
+    func badReplayCommandLines(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
+    }
+}
+
+/// Runs `ts-gate` in this process, its output and errors captured in files.
+struct CapturedRun {
+    var status: Int32
+    var output: String
+    var errors: String
+
+    init(_ arguments: [String], in dir: TemporaryDirectory) throws {
+        let outPath = dir.path + "/stdout-" + UUID().uuidString, errPath = dir.path + "/stderr-" + UUID().uuidString
+        let out = try FileDescriptor.open(outPath, [.writeOnly, .create])
+        let err = try FileDescriptor.open(errPath, [.writeOnly, .create])
+        status = TSGate.main(arguments: arguments, console: Console(output: out, errors: err))
+        out.close()
+        err.close()
+        output = try String(contentsOfFile: outPath, encoding: .utf8)
+        errors = try String(contentsOfFile: errPath, encoding: .utf8)
+    }
+
+    /// The output's JSON objects, one per line.
+    func jsonLines() throws -> [[String: Any]] {
+        try output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+}
+
+@Suite struct ReplayCommandTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var direction: CrossingDirection
+        var speed: Double
+        var darkShirt: Bool
+        var testDescription: String { direction.code + " at " + String(speed) + " m/s" }
+    }
+
+    @Test(arguments: [Case(direction: .leftToRight, speed: 8, darkShirt: true),
+                      Case(direction: .rightToLeft, speed: 6, darkShirt: false)])
+    func aRenderedClipIsTimedToItsTruth(_ c: Case) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clip = try RenderedClip.oneRunner(path: dir.path + "/clip.y4m", speed: c.speed, direction: c.direction,
+                                              darkShirt: c.darkShirt)
+        let pictures = dir.path + "/pictures"
+        let run = try CapturedRun(["replay", clip.path, "--readout-ms", "8", "--exposure-ms", "1", "--json",
+                                   "--images", pictures], in: dir)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.isEmpty)
+        let lines = try run.jsonLines()
+        let crossings = lines.filter { $0["crossingTimeNanos"] != nil }
+        try #require(crossings.count == 1, "\(run.output)")
+        let crossing = crossings[0]
+        let time = try #require(crossing["crossingTimeNanos"] as? Int64)
+        let truth = clip.truthNanos[0]
+        // Within 1.5 ms at 120 fps (issue 3 aims at 1 ms p95 over a corpus).
+        #expect(abs(time - truth) <= 1_500_000, "crossing \(time) ns, truth \(truth) ns, error \(Double(time - truth) / 1e6) ms")
+        #expect(crossing["direction"] as? String == c.direction.code)
+        let frameIndex = try #require(crossing["frameIndex"] as? Int)
+        let truthFrame = Double(truth) / (1e9 / 120)
+        #expect(Double(frameIndex) >= truthFrame - 1 && Double(frameIndex) <= truthFrame + 3)
+        for key in ["uncertaintyMs", "interpolationOffsetMs", "occupancyAtTrigger", "speedPixelsPerSecond"] {
+            #expect(crossing[key] is NSNumber, "\(key)")
+        }
+        let offset = try #require(crossing["interpolationOffsetMs"] as? Double)
+        #expect(abs(Double(time - clip.header.frameRate.timestampNanos(frame: frameIndex)) / 1e6 - offset) < 0.001)
+        #expect(crossing["type"] as? String == "crossing" && crossing["crossing"] as? Int == 1)
+
+        let end = try #require(lines.last)
+        #expect(end["type"] as? String == "replay_end" && end["crossingTimeNanos"] == nil)
+        #expect(end["frames"] as? Int == clip.frames && end["crossings"] as? Int == 1)
+        #expect(end["fpsNumerator"] as? Int == 120 && end["fpsDenominator"] as? Int == 1)
+
+        // The pictures: the frame with the gate line, and the strip around the crossing.
+        #expect(crossing["frameImage"] as? String == pictures + "/crossing-01-frame.png")
+        #expect(crossing["stripImage"] as? String == pictures + "/crossing-01-strip.png")
+        let frame = try PNGCheck.read(pictures + "/crossing-01-frame.png")
+        #expect(frame.width == 640 && frame.height == 480)
+        let strip = try PNGCheck.read(pictures + "/crossing-01-strip.png")
+        // 0.25 s each side at 120 fps: 61 frames, each 10 pixels wide, rows doubled like the frame.
+        #expect(strip.width == 610 && strip.height == 480)
+        // Time runs left to right: the gate column shows the empty track well
+        // before the crossing and the shirt just after it (torso rows 105-145, doubled).
+        let centre = clip.header.frameRate.nearestFrame(atNanos: truth)
+        let crossingColumn = 30 + Double(truth - clip.header.frameRate.timestampNanos(frame: centre)) / (1e9 / 120)
+        func torsoBand(framesFromCrossing frames: Double) -> [UInt8] {
+            let x = Int((crossingColumn + frames + 0.5) * 10)
+            return stride(from: 2 * 105, to: 2 * 145, by: 2).map { strip.pixels[$0 * strip.width + x] }
+        }
+        let before = torsoBand(framesFromCrossing: -12)
+        let after = torsoBand(framesFromCrossing: 2.5)
+        #expect(before.allSatisfy { $0 > 95 && $0 < 175 }, "track behind the gate: \(before)")
+        let shirt = after.filter { c.darkShirt ? $0 < 80 : $0 > 190 }.count
+        #expect(shirt >= after.count / 2, "shirt at the gate: \(after)")
+    }
+
+    @Test func theTableNamesTheClipAndEachCrossing() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clip = try RenderedClip.oneRunner(path: dir.path + "/clip.y4m", fps: 60, seconds: 1.5, colourSpace: .mono)
+        let run = try CapturedRun(["replay", clip.path, "--readout-ms", "8"], in: dir)
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "replay " + clip.path + ": 320x240 Cmono, 60 fps (F60:1), gate at 0.500 of the width, photo-finish")
+        #expect(lines.dropFirst().first == "crossing   frame       time s  dir   speed px/s      ±ms")
+        try #require(lines.count == 4, "\(run.output)")
+        let row = lines[2].split(separator: " ")
+        #expect(row.count == 6 && row[0] == "1" && row[3] == "ltr")
+        let seconds = try #require(Double(row[2]))
+        #expect(abs(seconds - Double(clip.truthNanos[0]) / 1e9) < 0.003)
+        // 8 m/s over 4 m of lane in 320 pixels: 640 px/s.
+        let speed = try #require(Double(row[4]))
+        #expect(abs(speed - 640) < 40)
+        #expect(lines[3] == "1 crossing in 90 frames (1.500 s)")
+    }
+
+    @Test func aClipWithNobodyHasNoCrossing() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/empty.y4m"
+        var bytes = Array("YUV4MPEG2 W64 H48 F30:1 Cmono\n".utf8)
+        for _ in 0..<40 { bytes += Array("FRAME\n".utf8) + [UInt8](repeating: 120, count: 64 * 48) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let table = try CapturedRun(["replay", path], in: dir)
+        #expect(table.status == 0 && table.output.hasSuffix("no crossing in 40 frames (1.333 s)\n"))
+        let json = try CapturedRun(["replay", path, "--json"], in: dir)
+        let lines = try json.jsonLines()
+        #expect(lines.count == 1 && lines[0]["type"] as? String == "replay_end" && lines[0]["crossings"] as? Int == 0)
+    }
+}
+
+/// The built executable, run as a person runs it (see ProgramTests).
+@Suite struct ReplayProgramTests {
+    @Test func replaysARenderedClip() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clip = try RenderedClip.oneRunner(path: dir.path + "/run.y4m")
+        let run = try ProgramTests.run(["replay", clip.path, "--readout-ms", "8", "--exposure-ms", "1", "--json",
+                                        "--images", dir.path + "/pics"])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        let crossing = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let time = try #require(crossing["crossingTimeNanos"] as? Int64)
+        #expect(abs(time - clip.truthNanos[0]) <= 1_500_000)
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/pics/crossing-01-strip.png"))
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/pics/crossing-01-frame.png"))
+        let help = try ProgramTests.run(["--help"])
+        #expect(help.output.contains("ts-gate replay FILE.y4m [options]"))
+    }
+
+    /// A 32x24 grey clip of `frames` frames, cut to `keep` bytes if given.
+    static func smallClip(_ path: String, frames: Int, keep: Int? = nil) throws {
+        var bytes = Array("YUV4MPEG2 W32 H24 F25:1 C420mpeg2\n".utf8) // 34 bytes; frames 6 + 768 + 384
+        for _ in 0..<frames { bytes += Array("FRAME\n".utf8) + [UInt8](repeating: 90, count: 32 * 24 + 2 * 16 * 12) }
+        try Data(bytes.prefix(keep ?? bytes.count)).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test func aTruncatedClipIsNamedWithFrameAndByte() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/cut.y4m"
+        try Self.smallClip(path, frames: 6, keep: 34 + 3 * 1158 + 500)
+        let run = try ProgramTests.run(["replay", path, "--json"])
+        #expect(run.status == 1)
+        #expect(run.output.isEmpty)
+        #expect(run.errors == "ts-gate: " + path + ": frame 3 (byte 3508): truncated: the file ends 494 bytes into the frame's 1152 bytes of planes (32x24 C420mpeg2)\n")
+    }
+
+    @Test func filesThatAreNotClipsAreRefused() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let text = dir.path + "/notes.txt"
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: text))
+        let notClip = try ProgramTests.run(["replay", text])
+        #expect(notClip.status == 1)
+        #expect(notClip.errors == "ts-gate: " + text + ": header (byte 0): expected the signature 'YUV4MPEG2 ', found 'hello\\x0a'\n")
+
+        let missing = try ProgramTests.run(["replay", "/nonexistent/clip.y4m"])
+        #expect(missing.status == 1)
+        #expect(missing.errors == "ts-gate: /nonexistent/clip.y4m: cannot open: No such file or directory\n")
+
+        let tiny = dir.path + "/tiny.y4m"
+        try Data(("YUV4MPEG2 W8 H8 F30:1 Cmono\nFRAME\n" + String(repeating: "a", count: 64)).utf8).write(to: URL(fileURLWithPath: tiny))
+        let small = try ProgramTests.run(["replay", tiny])
+        #expect(small.status == 1)
+        #expect(small.errors == "ts-gate: " + tiny + ": frames of 8x8 are too small to detect a runner in (at least 16x16)\n")
+
+        let badOption = try ProgramTests.run(["replay", tiny, "--gate", "2"])
+        #expect(badOption.status == 2)
+        #expect(badOption.errors == "ts-gate: --gate expects a fraction of the image width from 0.1 to 0.9, got '2'\n")
+    }
+
+    @Test func precisionModeRunsOrSaysItIsMissing() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/clip.y4m"
+        try Self.smallClip(path, frames: 3)
+        let run = try ProgramTests.run(["replay", path, "--mode", "precision"])
+        // Until the precision detector lands, a clear error; after, a replay.
+        if run.status == 1 {
+            #expect(run.errors == "ts-gate: --mode precision: this build has no precision detector yet (available: photo-finish)\n")
+        } else {
+            #expect(run.status == 0, "\(run.errors)")
+        }
+    }
+}
