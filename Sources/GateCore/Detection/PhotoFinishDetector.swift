@@ -115,19 +115,31 @@ public final class PhotoFinishDetector {
 
     // MARK: - Steps
 
-    /// |current - previous| into `difference`; counts pixels over the
-    /// threshold and, during warm-up, builds the histogram of differences.
+    /// |current - previous| into `difference`, each row of the current image
+    /// first scaled to the previous one's brightness: mains flicker seen
+    /// through a rolling shutter (and a cloud) changes whole rows at once,
+    /// which is light, not motion. Counts pixels over the threshold and,
+    /// during warm-up, builds the histogram of differences.
     private func differenceAgainstPrevious() -> Int {
-        let count = workWidth * workHeight
         let threshold = noiseThreshold
         let warming = framesSeen <= settings.warmupFrames + 1
+        let w = workWidth
         var moving = 0
-        for i in 0..<count {
-            let a = current[i], b = previous[i]
-            let d = a > b ? a - b : b - a
-            difference[i] = d
-            if d > threshold { moving += 1 }
-            if warming { histogram[Int(d)] += 1 }
+        for y in 0..<workHeight {
+            let cur = current + y * w, prev = previous + y * w, out = difference + y * w
+            var sumCur = 0, sumPrev = 0
+            for x in 0..<w { sumCur &+= Int(cur[x]); sumPrev &+= Int(prev[x]) }
+            // Row gain in 1/4096ths; a body moving within the row changes its
+            // sum far less than flicker does, and only at its edges.
+            let gain = sumCur > 0 ? (sumPrev << 12) / sumCur : 4096
+            for x in 0..<w {
+                let scaled = min(255, (Int(cur[x]) * gain + 2048) >> 12)
+                let b = Int(prev[x])
+                let d = UInt8(scaled > b ? scaled - b : b - scaled)
+                out[x] = d
+                if d > threshold { moving += 1 }
+                if warming { histogram[Int(d)] += 1 }
+            }
         }
         return moving
     }
