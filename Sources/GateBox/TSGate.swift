@@ -28,6 +28,8 @@ public enum TSGate {
             return SimulateCommand.run(options, console: console)
         case .results(let options):
             return ResultsCommand.run(options, console: console)
+        case .render(let options):
+            return RenderCommand.run(options, console: console)
         case .replay(let options):
             return ReplayCommand.run(options, console: console)
         }
@@ -40,6 +42,7 @@ public enum TSGate {
           ts-gate --simulate [options]        play a whole session of one box on simulated devices
           ts-gate results [options]           print saved sessions
           ts-gate replay FILE.y4m [options]   time the crossings in a YUV4MPEG2 clip
+          ts-gate render CLIP [options]       write a rendered test clip (Y4M) and its truth
           ts-gate --help | --version
 
         --simulate options:
@@ -64,6 +67,11 @@ public enum TSGate {
           --json            one JSON object per line per crossing, then a summary line
           --images DIR      write a photo-finish strip and the frame of each crossing as PNG
           Frame i of the clip is stamped i x den / num seconds from its F<num>:<den> header.
+
+        render options:
+          --list          the clips of the accuracy corpus, with what each exercises
+          --seed N        corpus seed (default 2026)
+          --out FILE      the Y4M to write (default CLIP.y4m); the truth goes to FILE minus .y4m plus .truth.json
 
         The data directory defaults to $TS_GATE_DATA_DIR, else ~/.local/share/ts-gate.
         Each session is a directory holding results.jsonl (format v1, one JSON object per line).

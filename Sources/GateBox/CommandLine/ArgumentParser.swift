@@ -23,6 +23,9 @@ public enum ArgumentParser {
         case "results":
             cursor.skip()
             return .results(try parseResults(&cursor))
+        case "render":
+            cursor.skip()
+            return .render(try parseRender(&cursor))
         case "replay":
             cursor.skip()
             return .replay(try parseReplay(&cursor))
@@ -39,7 +42,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: --simulate, replay, results, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: --simulate, replay, render, results, --help, --version)")
         }
     }
 
@@ -83,6 +86,27 @@ public enum ArgumentParser {
             default:
                 throw unknown(argument, accepted: "--data-dir, --csv, --session")
             }
+        }
+        return options
+    }
+
+    static func parseRender(_ cursor: inout Cursor) throws(UsageError) -> RenderOptions {
+        var options = RenderOptions()
+        while let argument = cursor.next() {
+            switch argument {
+            case "--list": options.list = true
+            case "--seed":
+                options.seed = UInt64(try cursor.integer(for: argument, in: 0...Int64.max, accepts: "a non-negative integer"))
+            case "--out":
+                options.output = try cursor.value(for: argument, accepts: "a file name ending in .y4m")
+            default:
+                if argument.hasPrefix("-") { throw unknown(argument, accepted: "--list, --seed, --out") }
+                guard options.clip == nil else { throw UsageError("render takes one clip name, got '\(options.clip!)' and '\(argument)'") }
+                options.clip = argument
+            }
+        }
+        if !options.list && options.clip == nil {
+            throw UsageError("render needs a clip name (see 'ts-gate render --list') or --list")
         }
         return options
     }

@@ -6,6 +6,7 @@ public enum Command: Equatable {
     case simulate(SimulateOptions)
     case results(ResultsOptions)
     case replay(ReplayOptions)
+    case render(RenderOptions)
     case help
     case version
 }
@@ -44,4 +45,15 @@ public struct ReplayOptions: Equatable {
 public struct UsageError: Error, Equatable {
     public var message: String
     public init(_ message: String) { self.message = message }
+}
+
+public struct RenderOptions: Equatable {
+    /// A clip of the accuracy corpus; nil with --list.
+    public var clip: String?
+    public var list = false
+    /// The corpus seed (the same seed gives the same clips).
+    public var seed: UInt64 = 2026
+    /// Where the Y4M goes; the truth goes beside it as .truth.json.
+    public var output: String?
+    public init() {}
 }

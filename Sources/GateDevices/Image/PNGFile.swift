@@ -16,7 +16,7 @@ public enum PNGFile {
     public static func write(_ image: GreyImage, to path: String) throws(GateError) {
         let bytes = try encode(image)
         do throws(Errno) {
-            let fd = try FileDescriptor.open(path, [.writeOnly, .create, truncate])
+            let fd = try FileDescriptor.open(path, [.writeOnly, .create, .truncate])
             defer { fd.close() }
             // withUnsafeBytes rethrows untyped errors; carry ours out by hand.
             var failure: Errno?
@@ -29,6 +29,4 @@ public enum PNGFile {
         }
     }
 
-    /// O_TRUNC, which FileDescriptor.OpenFlags does not name.
-    private static let truncate = FileDescriptor.OpenFlags(rawValue: O_TRUNC)
 }

@@ -17,6 +17,8 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
         public static let create = OpenFlags(rawValue: O_CREAT)
         public static let exclusive = OpenFlags(rawValue: O_EXCL)
         public static let append = OpenFlags(rawValue: O_APPEND)
+        /// Empties an existing file: only for outputs a command regenerates, never for results.
+        public static let truncate = OpenFlags(rawValue: O_TRUNC)
         public static let nonBlocking = OpenFlags(rawValue: O_NONBLOCK)
         public static let closeOnExec = OpenFlags(rawValue: O_CLOEXEC)
         public static let directory = OpenFlags(rawValue: O_DIRECTORY)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GateSim
 
 /// The built `ts-gate` executable, run as a person runs it.
 @Suite struct ProgramTests {
@@ -94,5 +95,44 @@ import Testing
         let run = try Self.run(["results", "--data-dir", "/nonexistent/ts-gate"])
         #expect(run.status == 1)
         #expect(run.errors.hasPrefix("ts-gate: /nonexistent/ts-gate: no such data directory"))
+    }
+}
+
+/// The file path: a clip rendered to Y4M and replayed gives exactly the
+/// crossing the in-memory path (make accuracy) gives for the same frames.
+@Suite struct RenderReplayProgramTests {
+    @Test func renderedClipReplaysToItsTruth() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clipPath = dir.path + "/clip.y4m"
+        let render = try ProgramTests.run(["render", "run-30fps-0", "--out", clipPath])
+        #expect(render.status == 0, "\(render.errors)")
+        let truthLines = try String(contentsOfFile: dir.path + "/clip.truth.json", encoding: .utf8).split(separator: "\n")
+        let clip = try JSONSerialization.jsonObject(with: Data(truthLines[0].utf8)) as! [String: Any]
+        let truth = try JSONSerialization.jsonObject(with: Data(truthLines[1].utf8)) as! [String: Any]
+        #expect(clip["fps"] as? Int == 30 && truthLines.count == 2)
+        let replay = try ProgramTests.run(["replay", clipPath, "--json",
+                                           "--gate", "\(clip["gatePosition"]!)", "--readout-ms", "\(clip["readoutMs"]!)",
+                                           "--exposure-ms", "\(clip["exposureMs"]!)"])
+        #expect(replay.status == 0, "\(replay.errors)")
+        let crossings = replay.output.split(separator: "\n").compactMap { line -> [String: Any]? in
+            let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return o?["crossingTimeNanos"] != nil ? o : nil
+        }
+        #expect(crossings.count == 1)
+        let found = try #require(crossings.first?["crossingTimeNanos"] as? Int64)
+        let expected = try #require(truth["crossingTimeNanos"] as? Int64)
+        let spec = try #require(AccuracyCorpus.clips().first { $0.name == "run-30fps-0" })
+        let inMemory = AccuracySliceTests.errors(of: spec)
+        #expect(inMemory.errorsMs.count == 1)
+        // Equal but for the parameters' rounding in the truth file (gate to 1e-6, times to 1 us).
+        let difference = try #require(inMemory.errorsMs.first) - Double(found - expected) / 1e6
+        #expect(abs(difference) < 0.01, "replayed \(found), truth \(expected), in memory off by \(difference) ms")
+    }
+
+    @Test func renderRefusesAnUnknownClip() throws {
+        let run = try ProgramTests.run(["render", "no-such-clip"])
+        #expect(run.status == 2)
+        #expect(run.errors == "ts-gate: render: no clip named 'no-such-clip' (see 'ts-gate render --list')\n")
     }
 }
