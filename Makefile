@@ -80,9 +80,12 @@ test-cross: build
 	image/firmware.sh aarch64
 	Tests/cross/cross-check.sh $(HOST_BIN) build/aarch64/ts-gate
 
-# Real kernel drivers in a VM (the rig's self-check; device scenarios grow here).
-test-vm:
+# Real kernel drivers in a VM: the rig's self-check, then the static x86_64
+# firmware's scenarios against vivid, i2c-stub, gpio-sim and snd-aloop.
+test-vm: deps swift-check
 	Tests/vm/boot.sh drivers
+	image/firmware.sh x86_64
+	Tests/vm/boot.sh selftest build/x86_64/ts-gate board/vm-rig/board.conf
 
 # Order: the slow-to-fail checks first, the unit tests last so their summary
 # closes the log.

@@ -28,6 +28,8 @@ public enum TSGate {
             return SimulateCommand.run(options, console: console)
         case .results(let options):
             return ResultsCommand.run(options, console: console)
+        case .selftest(let options):
+            return SelftestCommand.run(SettingsSources(boardFile: options.boardFile, configFile: options.configFile), console: console)
         case .render(let options):
             return RenderCommand.run(options, console: console)
         case .replay(let options):
@@ -43,6 +45,7 @@ public enum TSGate {
           ts-gate results [options]           print saved sessions
           ts-gate replay FILE.y4m [options]   time the crossings in a YUV4MPEG2 clip
           ts-gate render CLIP [options]       write a rendered test clip (Y4M) and its truth
+          ts-gate selftest [--board F] [--config F]   probe every device the board names
           ts-gate --help | --version
 
         --simulate options:

@@ -76,6 +76,7 @@ static inline unsigned long gate_VIDIOC_DQBUF(void) { return VIDIOC_DQBUF; }
 static inline unsigned long gate_VIDIOC_STREAMON(void) { return VIDIOC_STREAMON; }
 static inline unsigned long gate_VIDIOC_STREAMOFF(void) { return VIDIOC_STREAMOFF; }
 static inline unsigned long gate_VIDIOC_S_CTRL(void) { return VIDIOC_S_CTRL; }
+static inline unsigned long gate_VIDIOC_ENUM_FMT(void) { return VIDIOC_ENUM_FMT; }
 static inline unsigned long gate_VIDIOC_S_INPUT(void) { return VIDIOC_S_INPUT; }
 static inline unsigned long gate_VIDIOC_S_DV_TIMINGS(void) { return VIDIOC_S_DV_TIMINGS; }
 static inline uint32_t gate_v4l2_fourcc(char a, char b, char c, char d) { return v4l2_fourcc(a, b, c, d); }
@@ -85,6 +86,7 @@ static inline unsigned long gate_I2C_SLAVE(void) { return I2C_SLAVE; }
 static inline unsigned long gate_I2C_SMBUS(void) { return I2C_SMBUS; }
 
 // ---- ALSA kernel PCM ioctl numbers ----
+static inline unsigned long gate_SNDRV_PCM_IOCTL_INFO(void) { return SNDRV_PCM_IOCTL_INFO; }
 static inline unsigned long gate_SNDRV_PCM_IOCTL_HW_PARAMS(void) { return SNDRV_PCM_IOCTL_HW_PARAMS; }
 static inline unsigned long gate_SNDRV_PCM_IOCTL_SW_PARAMS(void) { return SNDRV_PCM_IOCTL_SW_PARAMS; }
 static inline unsigned long gate_SNDRV_PCM_IOCTL_PREPARE(void) { return SNDRV_PCM_IOCTL_PREPARE; }

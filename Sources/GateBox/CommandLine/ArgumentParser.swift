@@ -23,6 +23,17 @@ public enum ArgumentParser {
         case "results":
             cursor.skip()
             return .results(try parseResults(&cursor))
+        case "selftest":
+            cursor.skip()
+            var options = SelftestOptions()
+            while let argument = cursor.next() {
+                switch argument {
+                case "--board": options.boardFile = try cursor.value(for: argument, accepts: "a board file such as board/rpi4/board.conf")
+                case "--config": options.configFile = try cursor.value(for: argument, accepts: "a configuration file (key = value lines)")
+                default: throw unknown(argument, accepted: "--board, --config")
+                }
+            }
+            return .selftest(options)
         case "render":
             cursor.skip()
             return .render(try parseRender(&cursor))
@@ -42,7 +53,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: --simulate, replay, render, results, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: --simulate, replay, render, results, selftest, --help, --version)")
         }
     }
 

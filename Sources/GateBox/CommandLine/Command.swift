@@ -7,6 +7,7 @@ public enum Command: Equatable {
     case results(ResultsOptions)
     case replay(ReplayOptions)
     case render(RenderOptions)
+    case selftest(SelftestOptions)
     case help
     case version
 }
@@ -55,5 +56,13 @@ public struct RenderOptions: Equatable {
     public var seed: UInt64 = 2026
     /// Where the Y4M goes; the truth goes beside it as .truth.json.
     public var output: String?
+    public init() {}
+}
+
+public struct SelftestOptions: Equatable {
+    /// board/<name>/board.conf, or /etc/ts-gate/board.conf when absent.
+    public var boardFile: String?
+    /// Overrides over the board; /etc/ts-gate/ts-gate.conf when absent and present.
+    public var configFile: String?
     public init() {}
 }

@@ -136,3 +136,33 @@ import GateSim
         #expect(run.errors == "ts-gate: render: no clip named 'no-such-clip' (see 'ts-gate render --list')\n")
     }
 }
+
+/// `ts-gate selftest` off the box: every device is missing, and says so.
+/// (The VM rig's selftest scenario runs it against real drivers.)
+@Suite struct SelftestProgramTests {
+    @Test func aBadConfigurationIsRefusedWithItsLine() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try "camera.fps = 120\ncamera.fsp = 60\n".write(toFile: dir.path + "/ts-gate.conf", atomically: true, encoding: .utf8)
+        let board = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("board/vm-rig/board.conf").path
+        let run = try ProgramTests.run(["selftest", "--board", board, "--config", dir.path + "/ts-gate.conf"])
+        #expect(run.status == 2)
+        #expect(run.errors.hasPrefix("ts-gate: " + dir.path + "/ts-gate.conf line 2: unknown key 'camera.fsp'"))
+    }
+
+    @Test func missingDevicesAreReportedAndFailTheSelftest() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try "board = nowhere\ncamera.device = /nonexistent/video9\nimu.bus = 250\ngpio.chip = gpiochip250\naudio.device = hw:29,0\n"
+            .write(toFile: dir.path + "/board.conf", atomically: true, encoding: .utf8)
+        let run = try ProgramTests.run(["selftest", "--board", dir.path + "/board.conf"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("selftest of board nowhere"))
+        #expect(run.output.contains("camera   NO    /nonexistent/video9"))
+        #expect(run.output.contains("opening the camera failed: No such file or directory"))
+        #expect(run.output.contains("imu      NO    /dev/i2c-250"))
+        #expect(run.output.contains("speaker  NO    /dev/snd/pcmC29D0p"))
+        #expect(run.output.hasSuffix("selftest FAILED: a required device is missing or wrong\n"))
+    }
+}

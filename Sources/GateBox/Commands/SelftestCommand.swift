@@ -1,0 +1,101 @@
+import GateCore
+import GateDevices
+
+/// `ts-gate selftest`: opens every device the board and configuration name,
+/// asks each what it is, and prints one row per device. Exits 1 if a device
+/// the settings mark as required is missing or wrong.
+enum SelftestCommand {
+    struct Row {
+        var device: String
+        var found: Bool
+        var details: String
+        var problem: String
+    }
+
+    static func run(_ sources: SettingsSources, console: Console) -> Int32 {
+        let settings: BoxSettings
+        do { settings = try sources.load() } catch {
+            console.problem("ts-gate: " + error.message)
+            return 2
+        }
+        let rows = [camera(settings), imu(settings), gpio(settings, role: "buttons"), gpio(settings, role: "lights"), speaker(settings)]
+        console.line("selftest of board " + settings.board)
+        let widths = [9, 6, 52]
+        console.line(DecimalText.padRight("device", widths[0]) + DecimalText.padRight("found", widths[1])
+            + DecimalText.padRight("details", widths[2]) + "problem")
+        var failed = false
+        for row in rows {
+            let required = settings.required.contains(row.device)
+            if !row.found && required { failed = true }
+            console.line(DecimalText.padRight(row.device, widths[0]) + DecimalText.padRight(row.found ? "yes" : "NO", widths[1])
+                + DecimalText.padRight(row.details, widths[2]) + (row.problem.isEmpty ? "" : row.problem + (required ? "" : " (optional)")))
+        }
+        console.line(failed ? "selftest FAILED: a required device is missing or wrong" : "selftest passed")
+        return failed ? 1 : 0
+    }
+
+    static func camera(_ s: BoxSettings) -> Row {
+        do {
+            let device = try V4L2Device.open(s.cameraDevice)
+            defer { device.close() }
+            let cap = try device.capability()
+            let formats = try device.captureFormats()
+            let wanted = s.cameraFormat == .mjpeg ? "MJPG" : s.cameraFormat.name
+            // Only the formats the box can read luma from (a device may list dozens).
+            let usable = formats.filter { ["GREY", "YUYV", "MJPG"].contains($0) }
+            let details = s.cameraDevice + " " + cap.driver + " \"" + cap.card + "\" " + (usable.isEmpty ? "no GREY, YUYV or MJPG" : usable.joined(separator: ","))
+            if !cap.canCapture || !cap.canStream {
+                return Row(device: "camera", found: false, details: details, problem: "not a streaming capture device")
+            }
+            if !formats.contains(wanted) {
+                return Row(device: "camera", found: false, details: details, problem: "does not offer " + wanted)
+            }
+            return Row(device: "camera", found: true, details: details, problem: "")
+        } catch {
+            return Row(device: "camera", found: false, details: s.cameraDevice, problem: error.problem)
+        }
+    }
+
+    static func imu(_ s: BoxSettings) -> Row {
+        var bus: I2CBus
+        do { bus = try I2CBus.open(bus: s.imuBus) } catch {
+            return Row(device: "imu", found: false, details: "/dev/i2c-" + String(s.imuBus), problem: error.problem)
+        }
+        defer { bus.close() }
+        guard let found = AccelerometerChip.find(on: &bus, address: s.imuAddress) else {
+            let looked = s.imuAddress.map { I2CBus.hex($0) } ?? "0x68, 0x69, 0x53, 0x18, 0x19"
+            return Row(device: "imu", found: false, details: bus.path,
+                       problem: "no MPU-6050, ADXL345 or LIS3DH answers at " + looked)
+        }
+        return Row(device: "imu", found: true, details: bus.path + " " + found.chip.name + " at " + I2CBus.hex(found.address), problem: "")
+    }
+
+    static func gpio(_ s: BoxSettings, role: String) -> Row {
+        let lines = role == "buttons" ? [("button", s.buttonLine)] : [("led", s.ledLine), ("buzzer", s.buzzerLine)]
+        do {
+            let chip = try GPIOChip(name: s.gpioChip)
+            var details = s.gpioChip + " \"" + chip.label + "\""
+            for (what, offset) in lines {
+                let info = try chip.lineInfo(offset)
+                details += " " + what + "=" + String(offset) + (info.name.isEmpty ? "" : "(" + info.name + ")")
+                if let consumer = info.consumer {
+                    return Row(device: role, found: false, details: details, problem: "line " + String(offset) + " is held by " + consumer)
+                }
+            }
+            return Row(device: role, found: true, details: details, problem: "")
+        } catch {
+            return Row(device: role, found: false, details: s.gpioChip, problem: error.subject + ": " + error.problem)
+        }
+    }
+
+    static func speaker(_ s: BoxSettings) -> Row {
+        do {
+            let pcm = try PCMDevice.open(card: s.audioCard, device: s.audioDevice)
+            defer { pcm.close() }
+            let info = try pcm.info()
+            return Row(device: "speaker", found: true, details: pcm.path + " \"" + info.name + "\"", problem: "")
+        } catch {
+            return Row(device: "speaker", found: false, details: PCMDevice.path(card: s.audioCard, device: s.audioDevice), problem: error.problem)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+/// Everything the box needs to know about its hardware and how to time,
+/// from a board file (board/<name>/board.conf) overridden by the user's
+/// configuration file. Every key is listed in `BoxSettings.keys`, with what
+/// it accepts; an unknown key or a bad value is refused at start.
+public struct BoxSettings: Equatable, Sendable {
+    public var board = "unnamed"
+    // Camera (V4L2).
+    public var cameraDevice = "/dev/video0"
+    public var cameraWidth = 640
+    public var cameraHeight = 480
+    public var cameraFps = 120
+    public var cameraFormat = PixelFormat.grey
+    /// vivid's HDMI input and other DV inputs need an input index and timings.
+    public var cameraInput: Int?
+    public var cameraReadoutMs = 0.0
+    public var cameraExposureMs = 1.0
+    // IMU (I2C).
+    public var imuBus = 1
+    /// nil: probe the known addresses of the supported chips.
+    public var imuAddress: Int?
+    public var imuRateHz = 100
+    public var stillSeconds = 1.0
+    // GPIO (libgpiod).
+    public var gpioChip = "gpiochip0"
+    public var buttonLine = 17
+    public var ledLine = 27
+    public var buzzerLine = 22
+    // Speaker (ALSA kernel PCM).
+    public var audioCard = 0
+    public var audioDevice = 0
+    // Timing.
+    public var gatePosition = 0.5
+    public var detection = DetectionMode.photoFinish
+    public var viewWidthMetres = 4.0
+    public var dataDirectory = "/var/lib/ts-gate"
+    /// Devices whose failure makes `selftest` fail; speaker and IMU may be optional on some boards.
+    public var required: [String] = ["camera", "imu", "buttons", "lights", "speaker"]
+
+    public init() {}
+
+    public enum PixelFormat: Equatable, Sendable {
+        case grey, yuyv, mjpeg
+        public var name: String {
+            switch self {
+            case .grey: return "GREY"
+            case .yuyv: return "YUYV"
+            case .mjpeg: return "MJPEG"
+            }
+        }
+    }
+
+    /// Each key, what it accepts (shown in errors and in the shipped example).
+    public static let keys: [(key: String, accepts: String)] = [
+        ("board", "a name"),
+        ("camera.device", "a V4L2 device path such as /dev/video0"),
+        ("camera.width", "an integer from 160 to 1920"),
+        ("camera.height", "an integer from 120 to 1080"),
+        ("camera.fps", "an integer from 30 to 1000"),
+        ("camera.format", "GREY, YUYV or MJPEG"),
+        ("camera.input", "an input index from 0 to 15"),
+        ("camera.readout_ms", "milliseconds from 0 to 50"),
+        ("camera.exposure_ms", "milliseconds from 0.05 to 30"),
+        ("imu.bus", "an I2C bus number from 0 to 255"),
+        ("imu.address", "auto, or an address such as 0x68 (MPU-6050 0x68/0x69, ADXL345 0x53, LIS3DH 0x18/0x19)"),
+        ("imu.rate_hz", "an integer from 100 to 1000"),
+        ("imu.still_s", "seconds from 0.2 to 10"),
+        ("gpio.chip", "a GPIO chip name such as gpiochip0"),
+        ("gpio.button", "a line offset from 0 to 511"),
+        ("gpio.led", "a line offset from 0 to 511"),
+        ("gpio.buzzer", "a line offset from 0 to 511"),
+        ("audio.device", "hw:CARD,DEVICE with numbers, such as hw:0,0"),
+        ("gate.position", "a fraction of the image width from 0.1 to 0.9"),
+        ("detection.mode", DetectionMode.names),
+        ("view.width_m", "metres of lane across the image, from 0.5 to 50"),
+        ("results.dir", "a directory path"),
+        ("required", "a comma-separated list of camera, imu, buttons, lights, speaker (or none)"),
+    ]
+
+    /// Applies `entries` (a board file, then the configuration over it).
+    public mutating func apply(_ entries: [KeyValueEntry], file: String) throws(ConfigError) {
+        for e in entries {
+            func bad() -> ConfigError {
+                let accepts = BoxSettings.keys.first { $0.key == e.key }?.accepts ?? ""
+                return ConfigError(file: file, line: e.line, problem: e.key + " = " + e.value + ": expected " + accepts)
+            }
+            func int(_ range: ClosedRange<Int>) throws(ConfigError) -> Int {
+                guard let v = DecimalText.parseInt(Substring(e.value)), range.contains(Int(v)) else { throw bad() }
+                return Int(v)
+            }
+            func decimal(_ range: ClosedRange<Double>) throws(ConfigError) -> Double {
+                guard let v = DecimalText.parseDouble(Substring(e.value)), range.contains(v) else { throw bad() }
+                return v
+            }
+            switch e.key {
+            case "board": board = e.value
+            case "camera.device": guard e.value.hasPrefix("/") else { throw bad() }; cameraDevice = e.value
+            case "camera.width": cameraWidth = try int(160...1920)
+            case "camera.height": cameraHeight = try int(120...1080)
+            case "camera.fps": cameraFps = try int(30...1000)
+            case "camera.format":
+                switch e.value {
+                case "GREY": cameraFormat = .grey
+                case "YUYV": cameraFormat = .yuyv
+                case "MJPEG": cameraFormat = .mjpeg
+                default: throw bad()
+                }
+            case "camera.input": cameraInput = try int(0...15)
+            case "camera.readout_ms": cameraReadoutMs = try decimal(0...50)
+            case "camera.exposure_ms": cameraExposureMs = try decimal(0.05...30)
+            case "imu.bus": imuBus = try int(0...255)
+            case "imu.address":
+                if e.value == "auto" { imuAddress = nil; continue }
+                guard e.value.hasPrefix("0x"), let v = BoxSettings.parseHex(e.value.dropFirst(2)),
+                      [0x68, 0x69, 0x53, 0x18, 0x19].contains(v) else { throw bad() }
+                imuAddress = v
+            case "imu.rate_hz": imuRateHz = try int(100...1000)
+            case "imu.still_s": stillSeconds = try decimal(0.2...10)
+            case "gpio.chip": gpioChip = e.value
+            case "gpio.button": buttonLine = try int(0...511)
+            case "gpio.led": ledLine = try int(0...511)
+            case "gpio.buzzer": buzzerLine = try int(0...511)
+            case "audio.device":
+                guard e.value.hasPrefix("hw:") else { throw bad() }
+                let parts = e.value.dropFirst(3).split(separator: ",", omittingEmptySubsequences: false)
+                guard parts.count == 2, let card = DecimalText.parseInt(parts[0]), let device = DecimalText.parseInt(parts[1]),
+                      (0...31).contains(card), (0...31).contains(device) else { throw bad() }
+                audioCard = Int(card); audioDevice = Int(device)
+            case "gate.position": gatePosition = try decimal(0.1...0.9)
+            case "detection.mode":
+                guard let mode = DetectionMode(name: e.value) else { throw bad() }
+                detection = mode
+            case "view.width_m": viewWidthMetres = try decimal(0.5...50)
+            case "results.dir": dataDirectory = e.value
+            case "required":
+                if e.value == "none" { required = []; continue }
+                var list: [String] = []
+                for item in e.value.split(separator: ",") {
+                    let name = String(KeyValueFile.trimmed(item))
+                    guard ["camera", "imu", "buttons", "lights", "speaker"].contains(name) else { throw bad() }
+                    list.append(name)
+                }
+                required = list
+            default:
+                throw ConfigError(file: file, line: e.line, problem: "unknown key '" + e.key
+                    + "' (known keys: " + BoxSettings.keys.map { $0.key }.joined(separator: ", ") + ")")
+            }
+        }
+    }
+
+    static func parseHex(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.count <= 4 else { return nil }
+        var v = 0
+        for c in text.unicodeScalars {
+            switch c {
+            case "0"..."9": v = v * 16 + Int(c.value - 48)
+            case "a"..."f": v = v * 16 + Int(c.value - 87)
+            case "A"..."F": v = v * 16 + Int(c.value - 55)
+            default: return nil
+            }
+        }
+        return v
+    }
+}

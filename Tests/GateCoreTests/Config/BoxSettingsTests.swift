@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import GateCore
+
+@Suite struct KeyValueFileTests {
+    @Test func readsKeysValuesCommentsAndBlankLines() throws {
+        let entries = try KeyValueFile.parse("# board\n\ncamera.fps = 240   # fast\n  imu.bus=1\n", file: "b.conf")
+        #expect(entries == [KeyValueEntry(key: "camera.fps", value: "240", line: 3), KeyValueEntry(key: "imu.bus", value: "1", line: 4)])
+    }
+
+    @Test(arguments: [
+        ("camera.fps 240", 1, "expected 'key = value', found 'camera.fps 240'"),
+        ("= 3", 1, "a value without a key"),
+        ("a = 1\nb =\n", 2, "key 'b' has no value"),
+        ("a = 1\na = 2", 2, "key 'a' was already set on line 1"),
+        ("camera fps = 2", 1, "key 'camera fps' has a character that is not a letter, digit, '.' or '_'"),
+    ])
+    func namesTheLineAndTheProblem(text: String, line: Int, problem: String) {
+        #expect(throws: ConfigError(file: "x.conf", line: line, problem: problem)) { try KeyValueFile.parse(text, file: "x.conf") }
+    }
+}
+
+@Suite struct BoxSettingsTests {
+    func apply(_ text: String) throws(ConfigError) -> BoxSettings {
+        var s = BoxSettings()
+        try s.apply(try KeyValueFile.parse(text, file: "t.conf"), file: "t.conf")
+        return s
+    }
+
+    @Test func everyShippedBoardFileIsValid() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("board")
+        for board in ["rpi4", "rpi5", "generic-x86", "vm-rig"] {
+            let text = try String(contentsOf: root.appendingPathComponent(board + "/board.conf"), encoding: .utf8)
+            let s = try apply(text)
+            #expect(s.board == board)
+        }
+        // The example only has comments: it changes nothing.
+        let example = try String(contentsOf: root.appendingPathComponent("ts-gate.conf.example"), encoding: .utf8)
+        #expect(try apply(example) == BoxSettings())
+    }
+
+    @Test func appliesTypedValues() throws {
+        let s = try apply("camera.fps = 240\ncamera.format = YUYV\nimu.address = 0x69\naudio.device = hw:1,3\nrequired = camera, imu\ndetection.mode = precision\ngate.position = 0.45")
+        #expect(s.cameraFps == 240 && s.cameraFormat == .yuyv && s.imuAddress == 0x69)
+        #expect(s.audioCard == 1 && s.audioDevice == 3 && s.required == ["camera", "imu"])
+        #expect(s.detection == .precision && s.gatePosition == 0.45)
+    }
+
+    @Test(arguments: [
+        ("camera.fps = 2000", "camera.fps = 2000: expected an integer from 30 to 1000"),
+        ("camera.format = RGB", "camera.format = RGB: expected GREY, YUYV or MJPEG"),
+        ("imu.address = 0x42", "imu.address = 0x42: expected auto, or an address such as 0x68 (MPU-6050 0x68/0x69, ADXL345 0x53, LIS3DH 0x18/0x19)"),
+        ("audio.device = default", "audio.device = default: expected hw:CARD,DEVICE with numbers, such as hw:0,0"),
+        ("required = camera, laser", "required = camera, laser: expected a comma-separated list of camera, imu, buttons, lights, speaker (or none)"),
+    ])
+    func refusesABadValueSayingWhatTheKeyAccepts(line: String, problem: String) {
+        #expect(throws: ConfigError(file: "t.conf", line: 1, problem: problem)) { try apply(line) }
+    }
+
+    @Test func refusesAnUnknownKeyListingTheKnownOnes() {
+        do {
+            _ = try apply("\ncamera.framerate = 120")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.problem.hasPrefix("unknown key 'camera.framerate' (known keys: board, camera.device, camera.width"))
+        }
+    }
+}

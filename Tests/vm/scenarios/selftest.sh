@@ -1,0 +1,49 @@
+#!/bin/sh
+# `ts-gate selftest` on the vm-rig board against real kernel drivers: vivid
+# (camera), i2c-stub answering as an MPU-6050 (IMU), gpio-sim (button, LED,
+# buzzer lines), snd-aloop (speaker). Needs /bin/ts-gate (the static x86_64
+# firmware) and /bin/board.conf (board/vm-rig/board.conf) as extra files.
+. /scenarios/lib.sh
+
+load vivid n_devs=1 node_types=0x101
+wait_for 5 test -c /dev/video0 || fail "vivid: no /dev/video0"
+
+load i2c-dev
+load i2c-stub chip_addr=0x68
+wait_for 5 test -c /dev/i2c-0 || fail "i2c-stub: no /dev/i2c-0"
+# WHO_AM_I of an MPU-6050.
+/usr/sbin/i2cset -y 0 0x68 0x75 0x68 || fail "i2c-stub: cannot preset WHO_AM_I"
+
+load gpio-sim
+c=/sys/kernel/config/gpio-sim/box
+mkdir "$c" "$c/gpio-bank0" || fail "gpio-sim: configfs mkdir failed"
+echo 3 >"$c/gpio-bank0/num_lines"
+i=0
+for n in button led buzzer; do
+    mkdir "$c/gpio-bank0/line$i" && echo "$n" >"$c/gpio-bank0/line$i/name"
+    i=$((i + 1))
+done
+echo 1 >"$c/live" || fail "gpio-sim: live=1 failed"
+wait_for 5 test -c /dev/gpiochip0 || fail "gpio-sim: no /dev/gpiochip0"
+
+load snd-aloop
+wait_for 5 test -c /dev/snd/pcmC0D0p || fail "snd-aloop: no /dev/snd/pcmC0D0p"
+
+/bin/ts-gate selftest --board /bin/board.conf >/tmp/selftest.out 2>&1
+status=$?
+cat /tmp/selftest.out
+[ "$status" = 0 ] || fail "ts-gate selftest exited $status"
+for device in camera imu buttons lights speaker; do
+    grep -q "^$device *yes " /tmp/selftest.out || fail "selftest did not find the $device"
+done
+grep -q '^imu .*MPU-6050 at 0x68' /tmp/selftest.out || fail "selftest did not identify the MPU-6050"
+grep -q '^camera .*vivid' /tmp/selftest.out || fail "selftest did not see vivid"
+grep -q '^buttons .*button=0(button)' /tmp/selftest.out || fail "selftest did not name the button line"
+
+# A required device that is missing fails the selftest, naming it.
+rmmod snd-aloop
+/bin/ts-gate selftest --board /bin/board.conf >/tmp/selftest2.out 2>&1
+status=$?
+[ "$status" = 1 ] || fail "selftest without the speaker exited $status, want 1"
+grep -q '^speaker *NO .*No such file or directory' /tmp/selftest2.out || { cat /tmp/selftest2.out; fail "selftest did not report the missing speaker"; }
+finish
