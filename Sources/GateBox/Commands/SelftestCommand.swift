@@ -57,17 +57,25 @@ enum SelftestCommand {
     }
 
     static func imu(_ s: BoxSettings) -> Row {
-        var bus: I2CBus
-        do { bus = try I2CBus.open(bus: s.imuBus) } catch {
+        var sensor: I2CAccelerometer
+        do { sensor = try I2CAccelerometer(bus: s.imuBus, address: s.imuAddress) } catch {
             return Row(device: "imu", found: false, details: "/dev/i2c-" + String(s.imuBus), problem: error.problem)
         }
-        defer { bus.close() }
-        guard let found = AccelerometerChip.find(on: &bus, address: s.imuAddress) else {
-            let looked = s.imuAddress.map { I2CBus.hex($0) } ?? "0x68, 0x69, 0x53, 0x18, 0x19"
-            return Row(device: "imu", found: false, details: bus.path,
-                       problem: "no MPU-6050, ADXL345 or LIS3DH answers at " + looked)
+        defer { sensor.close() }
+        let details = "/dev/i2c-" + String(s.imuBus) + " " + sensor.chip.name + " at " + I2CBus.hex(sensor.address)
+        do {
+            // One reading proves the data path; at rest it is gravity, about 1 g.
+            let a = try sensor.sample()
+            let magnitude = (a.x * a.x + a.y * a.y + a.z * a.z).squareRoot()
+            let row = Row(device: "imu", found: true, details: details + ", |a| = " + DecimalText.fixed(magnitude, places: 2) + " g", problem: "")
+            if magnitude < 0.5 || magnitude > 1.5 {
+                return Row(device: "imu", found: true, details: row.details, problem: "reads " + DecimalText.fixed(magnitude, places: 2)
+                    + " g at rest, expected about 1 g: check the chip's mounting and power")
+            }
+            return row
+        } catch {
+            return Row(device: "imu", found: false, details: details, problem: error.problem)
         }
-        return Row(device: "imu", found: true, details: bus.path + " " + found.chip.name + " at " + I2CBus.hex(found.address), problem: "")
     }
 
     static func gpio(_ s: BoxSettings, role: String) -> Row {

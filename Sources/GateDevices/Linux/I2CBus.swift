@@ -84,13 +84,11 @@ public enum AccelerometerChip: Equatable, CaseIterable, Sendable {
         }
     }
 
-    public var addresses: [Int] {
-        switch self {
-        case .mpu6050: return [0x68, 0x69]
-        case .adxl345: return [0x53]
-        case .lis3dh: return [0x18, 0x19]
-        }
-    }
+    /// Every chip at every address it can have, in the order they are probed:
+    /// one flat table (see `configure` for why not an array per case).
+    public static let probeOrder: [(chip: AccelerometerChip, address: Int)] = [
+        (.mpu6050, 0x68), (.mpu6050, 0x69), (.adxl345, 0x53), (.lis3dh, 0x18), (.lis3dh, 0x19),
+    ]
 
     /// WHO_AM_I / DEVID register and the value the chip answers.
     public var identity: (register: UInt8, value: UInt8) {
@@ -103,12 +101,10 @@ public enum AccelerometerChip: Equatable, CaseIterable, Sendable {
 
     /// Finds a known chip on `bus`, at `address` or at every known address.
     public static func find(on bus: inout I2CBus, address: Int?) -> (chip: AccelerometerChip, address: Int)? {
-        for chip in AccelerometerChip.allCases {
-            for candidate in chip.addresses where address == nil || address == candidate {
-                guard (try? bus.select(address: candidate)) != nil,
-                      let answer = try? bus.readByte(register: chip.identity.register) else { continue }
-                if answer == chip.identity.value { return (chip, candidate) }
-            }
+        for (chip, candidate) in probeOrder where address == nil || address == candidate {
+            guard (try? bus.select(address: candidate)) != nil,
+                  let answer = try? bus.readByte(register: chip.identity.register) else { continue }
+            if answer == chip.identity.value { return (chip, candidate) }
         }
         return nil
     }

@@ -11,8 +11,11 @@ wait_for 5 test -c /dev/video0 || fail "vivid: no /dev/video0"
 load i2c-dev
 load i2c-stub chip_addr=0x68
 wait_for 5 test -c /dev/i2c-0 || fail "i2c-stub: no /dev/i2c-0"
-# WHO_AM_I of an MPU-6050.
+# WHO_AM_I of an MPU-6050, and a box at rest: x = 0, y = 0, z = +1 g (16384).
 /usr/sbin/i2cset -y 0 0x68 0x75 0x68 || fail "i2c-stub: cannot preset WHO_AM_I"
+for reg_value in 0x3b:0x00 0x3c:0x00 0x3d:0x00 0x3e:0x00 0x3f:0x40 0x40:0x00; do
+    /usr/sbin/i2cset -y 0 0x68 "${reg_value%%:*}" "${reg_value##*:}" || fail "i2c-stub: cannot preset $reg_value"
+done
 
 load gpio-sim
 c=/sys/kernel/config/gpio-sim/box
@@ -29,6 +32,8 @@ wait_for 5 test -c /dev/gpiochip0 || fail "gpio-sim: no /dev/gpiochip0"
 load snd-aloop
 wait_for 5 test -c /dev/snd/pcmC0D0p || fail "snd-aloop: no /dev/snd/pcmC0D0p"
 
+/usr/sbin/i2cset -y 0 0x68 0x1a 0x05 b   # CONFIG: something the driver must overwrite
+/usr/sbin/i2cset -y 0 0x68 0x6b 0x40 b   # PWR_MGMT_1: asleep, as a real MPU-6050 powers up
 /bin/ts-gate selftest --board /bin/board.conf >/tmp/selftest.out 2>&1
 status=$?
 cat /tmp/selftest.out
@@ -36,9 +41,14 @@ cat /tmp/selftest.out
 for device in camera imu buttons lights speaker; do
     grep -q "^$device *yes " /tmp/selftest.out || fail "selftest did not find the $device"
 done
-grep -q '^imu .*MPU-6050 at 0x68' /tmp/selftest.out || fail "selftest did not identify the MPU-6050"
-grep -q '^camera .*vivid' /tmp/selftest.out || fail "selftest did not see vivid"
-grep -q '^buttons .*button=0(button)' /tmp/selftest.out || fail "selftest did not name the button line"
+grep -q '^imu .*MPU-6050 at 0x68, |a| = 1.00 g' /tmp/selftest.out || fail "selftest did not read 1 g from the MPU-6050"
+# The driver configured the chip as an MPU-6050: awake, 44 Hz low-pass, +-2 g;
+# and wrote nothing meant for another chip (the LIS3DH's CTRL_REG1/CTRL_REG4).
+for expect in 0x6b:0x00 0x1a:0x03 0x1c:0x00 0x20:0x00 0x23:0x00; do
+    reg=${expect%%:*}
+    got=$(/usr/sbin/i2cget -y 0 0x68 "$reg" b)
+    [ "$got" = "${expect##*:}" ] || fail "after selftest MPU-6050 register $reg = $got, want ${expect##*:}"
+done
 
 # A required device that is missing fails the selftest, naming it.
 rmmod snd-aloop
