@@ -60,6 +60,9 @@ static inline int gate_sigaddset(sigset_t *set, int signo) { return sigaddset(se
 // SIG_IGN is a cast of a constant to a function pointer: Swift cannot spell it.
 static inline void gate_ignore_signal(int signo) { signal(signo, SIG_IGN); }
 
+// ---- mmap (MAP_FAILED is a cast of -1 to a pointer) ----
+static inline int gate_is_map_failed(const void *address) { return address == MAP_FAILED; }
+
 // ---- directory entries (d_name is a fixed C array) ----
 static inline const char *gate_dirent_name(const struct dirent *entry) { return entry->d_name; }
 static inline int gate_stat_is_dir(const struct stat *st) { return S_ISDIR(st->st_mode); }
@@ -77,6 +80,7 @@ static inline unsigned long gate_VIDIOC_STREAMON(void) { return VIDIOC_STREAMON;
 static inline unsigned long gate_VIDIOC_STREAMOFF(void) { return VIDIOC_STREAMOFF; }
 static inline unsigned long gate_VIDIOC_S_CTRL(void) { return VIDIOC_S_CTRL; }
 static inline unsigned long gate_VIDIOC_ENUM_FMT(void) { return VIDIOC_ENUM_FMT; }
+static inline unsigned long gate_VIDIOC_G_PARM(void) { return VIDIOC_G_PARM; }
 static inline unsigned long gate_VIDIOC_S_INPUT(void) { return VIDIOC_S_INPUT; }
 static inline unsigned long gate_VIDIOC_S_DV_TIMINGS(void) { return VIDIOC_S_DV_TIMINGS; }
 static inline uint32_t gate_v4l2_fourcc(char a, char b, char c, char d) { return v4l2_fourcc(a, b, c, d); }

@@ -50,10 +50,57 @@ enum SelftestCommand {
             if !formats.contains(wanted) {
                 return Row(device: "camera", found: false, details: details, problem: "does not offer " + wanted)
             }
-            return Row(device: "camera", found: true, details: details, problem: "")
+            device.close()
+            return stream(s, details: details)
         } catch {
             return Row(device: "camera", found: false, details: s.cameraDevice, problem: error.problem)
         }
+    }
+
+    /// Streams about a second and measures the rate from the kernel's
+    /// own timestamps: proves the mmap path and the time base.
+    static func stream(_ s: BoxSettings, details: String) -> Row {
+        var camera: V4L2Camera
+        do { camera = try V4L2Camera(settings: s) } catch {
+            return Row(device: "camera", found: false, details: details, problem: error.problem)
+        }
+        defer { camera.stop() }
+        var poller = Poller(capacity: 1)
+        defer { poller.release() }
+        let slot = poller.register(camera.device.descriptor)
+        var first: Int64?, last: Int64 = 0, frames = 0, backwards = false
+        let deadline = MonotonicClock.nowNanos() + 3_000_000_000
+        while frames < max(10, camera.format.fps) && MonotonicClock.nowNanos() < deadline {
+            let ready: Int
+            do { ready = try poller.wait(timeoutMillis: 500) } catch {
+                return Row(device: "camera", found: false, details: details, problem: "poll: " + error.description)
+            }
+            guard ready > 0, poller.isReadable(slot) else { continue }
+            do {
+                while let frame = try camera.dequeue() {
+                    if first == nil { first = frame.timestampNanos }
+                    if frame.timestampNanos <= last { backwards = true }
+                    last = frame.timestampNanos
+                    frames += 1
+                    try camera.requeue()
+                }
+            } catch {
+                return Row(device: "camera", found: false, details: details, problem: error.message)
+            }
+        }
+        guard frames >= 2, let first else {
+            return Row(device: "camera", found: false, details: details, problem: "streamed " + String(frames) + " frames in 3 s")
+        }
+        // Frame periods between the first and last stamps, dropped frames included.
+        let rate = Double(frames - 1 + camera.droppedFrames) / (Double(last - first) / 1e9)
+        let measured = details + "; " + String(frames) + " frames at " + DecimalText.fixed(rate, places: 1) + " fps ("
+            + camera.timestampSource + " stamps), " + String(camera.droppedFrames) + " dropped"
+        if backwards { return Row(device: "camera", found: false, details: measured, problem: "timestamps went backwards") }
+        if rate < 0.8 * Double(camera.format.fps) {
+            return Row(device: "camera", found: true, details: measured, problem: "delivers " + DecimalText.fixed(rate, places: 1)
+                + " fps of the " + String(camera.format.fps) + " asked for")
+        }
+        return Row(device: "camera", found: true, details: measured, problem: "")
     }
 
     static func imu(_ s: BoxSettings) -> Row {

@@ -49,6 +49,14 @@ for expect in 0x6b:0x00 0x1a:0x03 0x1c:0x00 0x20:0x00 0x23:0x00; do
     got=$(/usr/sbin/i2cget -y 0 0x68 "$reg" b)
     [ "$got" = "${expect##*:}" ] || fail "after selftest MPU-6050 register $reg = $got, want ${expect##*:}"
 done
+grep -q '^camera .*vivid' /tmp/selftest.out || fail "selftest did not see vivid"
+# Streamed through mmap buffers at vivid's 60 Hz, measured from kernel timestamps
+# (vivid stamps by 4 ms jiffies and the VM is emulated: within 10%).
+rate=$(sed -n 's/^camera .* frames at \([0-9]*\)\.[0-9] fps.*/\1/p' /tmp/selftest.out)
+[ -n "$rate" ] && [ "$rate" -ge 54 ] && [ "$rate" -le 66 ] || fail "selftest measured '$rate' fps from vivid's 60 Hz input"
+grep -q '^buttons .*button=0(button)' /tmp/selftest.out || fail "selftest did not name the button line"
+grep -q '^lights .*led=1(led) buzzer=2(buzzer)' /tmp/selftest.out || fail "selftest did not name the LED and buzzer lines"
+grep -q '^speaker .*Loopback PCM' /tmp/selftest.out || fail "selftest did not see snd-aloop's PCM"
 
 # A required device that is missing fails the selftest, naming it.
 rmmod snd-aloop
