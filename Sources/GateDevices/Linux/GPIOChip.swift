@@ -19,6 +19,12 @@ public final class GPIOChip {
     public var label: String { String(cString: gpiod_chip_label(chip)) }
     public var lineCount: Int { Int(gpiod_chip_num_lines(chip)) }
 
+    /// The line at `offset`, for requesting (libgpiod keeps it with the chip).
+    func line(_ offset: Int) -> OpaquePointer? {
+        guard offset >= 0 && offset < lineCount else { return nil }
+        return gpiod_chip_get_line(chip, UInt32(offset))
+    }
+
     /// A line's name (may be empty) and its consumer if another program or driver holds it.
     public func lineInfo(_ offset: Int) throws(GateError) -> (name: String, consumer: String?) {
         guard offset >= 0 && offset < lineCount, let line = gpiod_chip_get_line(chip, UInt32(offset)) else {

@@ -77,3 +77,20 @@ import Testing
         #expect(try signals.next() == nil)
     }
 }
+
+@Suite struct TimerDescriptorTests {
+    @Test func firesAndCountsExpirations() throws {
+        let timer = try TimerDescriptor.open()
+        defer { timer.close() }
+        #expect(try timer.expirations() == 0)
+        try timer.schedule(firstNanos: 1_000_000, intervalNanos: 1_000_000)
+        var poller = Poller(capacity: 1)
+        defer { poller.release() }
+        let slot = poller.register(timer.descriptor)
+        #expect(try poller.wait(timeoutMillis: 1000) == 1 && poller.isReadable(slot))
+        usleep(5_000)
+        #expect(try timer.expirations() >= 2)
+        try timer.schedule(firstNanos: 0, intervalNanos: 0)   // disarmed
+        #expect(try poller.wait(timeoutMillis: 20) == 0)
+    }
+}

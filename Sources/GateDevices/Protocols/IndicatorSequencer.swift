@@ -1,0 +1,62 @@
+/// What the LED and buzzer do at any instant for the pattern being shown,
+/// and when that next changes: one timer drives any pattern. A crossing
+/// flash is transient and falls back to the steady pattern under it.
+///
+///   stabilising  LED 100 ms on every second          (keep the tripod still)
+///   armed        LED on                              (ready)
+///   crossing     LED and buzzer 150 ms, then steady  (timed)
+///   error        LED 100/100 ms, buzzer the first 0.6 s (needs a person)
+public struct IndicatorSequencer: Equatable {
+    public private(set) var pattern: IndicatorPattern = .off
+    /// The pattern a crossing flash returns to.
+    public private(set) var steady: IndicatorPattern = .off
+    private var startNanos: Int64 = 0
+    private var steadyStartNanos: Int64 = 0
+
+    public static let crossingFlashNanos: Int64 = 150_000_000
+
+    public init() {}
+
+    public mutating func show(_ pattern: IndicatorPattern, atNanos nanos: Int64) {
+        self.pattern = pattern
+        startNanos = nanos
+        if pattern != .crossing {
+            steady = pattern
+            steadyStartNanos = nanos
+        }
+    }
+
+    public struct Output: Equatable {
+        public var led: Bool
+        public var buzzer: Bool
+        /// When the output next changes; nil while it holds.
+        public var nextChangeNanos: Int64?
+    }
+
+    public func output(atNanos nanos: Int64) -> Output {
+        if pattern == .crossing {
+            let end = startNanos + IndicatorSequencer.crossingFlashNanos
+            if nanos < end { return Output(led: true, buzzer: true, nextChangeNanos: end) }
+        }
+        let shown = pattern == .crossing ? steady : pattern
+        let start = pattern == .crossing ? steadyStartNanos : startNanos
+        let elapsed = max(0, nanos - start)
+        switch shown {
+        case .off, .crossing:
+            return Output(led: false, buzzer: false, nextChangeNanos: nil)
+        case .armed:
+            return Output(led: true, buzzer: false, nextChangeNanos: nil)
+        case .stabilising:
+            let phase = elapsed % 1_000_000_000
+            let on = phase < 100_000_000
+            return Output(led: on, buzzer: false, nextChangeNanos: nanos - phase + (on ? 100_000_000 : 1_000_000_000))
+        case .error:
+            let phase = elapsed % 200_000_000
+            let on = phase < 100_000_000
+            let buzzing = elapsed < 600_000_000
+            var next = nanos - phase + (on ? 100_000_000 : 200_000_000)
+            if buzzing { next = min(next, start + 600_000_000) }
+            return Output(led: on, buzzer: buzzing, nextChangeNanos: next)
+        }
+    }
+}
