@@ -6,6 +6,7 @@
 #   make test            unit and end-to-end tests, cross-build check, VM rig
 #   make firmware        static Embedded Swift firmware, ARCH=aarch64|x86_64
 #   make accuracy        detection error on the rendered corpus, per mode and fps
+#   make bench           per-frame cost and mallocs of the detector and the loop
 #   make deps            the Debian packages the host build needs
 #   make results         print the sessions saved by `make simulate`
 #   make clean           remove build outputs (keeps ~/.cache/ts-gate)
@@ -28,10 +29,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST_BIN := .build/debug/ts-gate
 RELEASE_BIN := .build/release/ts-gate
 
-.PHONY: help deps swift-check build simulate results firmware accuracy test test-unit test-cross test-vm clean
+.PHONY: help deps swift-check build simulate results firmware accuracy bench test test-unit test-cross test-vm clean
 
 help:
-	@sed -n '1,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,13p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(HOST_PACKAGES); do \
@@ -70,6 +71,17 @@ accuracy: swift-check
 	swift build -c release --product gate-accuracy
 	.build/release/gate-accuracy $(ACCURACY_ARGS)
 
+# Benchmarks (ordo-one/benchmark; a package of its own in Tests/Benchmarks, so
+# it never enters the host or firmware builds): the photo-finish detector per
+# frame at 640x480 and 1280x720 on pre-rendered frames, and the whole loop on
+# the simulated platform at 120 fps, with malloc counts (house rule 3: zero
+# per frame). First build about 2 minutes on 2 cores; not in `make test`.
+# BENCH_ARGS passes options on, e.g. --filter "detector.*" or --allocation-stacks.
+BENCH_ARGS ?=
+bench: deps swift-check
+	swift package --package-path Tests/Benchmarks --scratch-path .build-bench \
+	    benchmark --target GateBenchmarks --no-progress $(BENCH_ARGS)
+
 # Unit tests and whole simulated sessions (host build, swift-testing).
 test-unit: build
 	swift build --build-tests
@@ -92,4 +104,4 @@ test-vm: deps swift-check
 test: test-cross test-vm test-unit
 
 clean:
-	rm -rf build .build .build-fw-aarch64 .build-fw-x86_64
+	rm -rf build .build .build-fw-aarch64 .build-fw-x86_64 .build-bench

@@ -10,6 +10,10 @@ let package = Package(
     name: "ts-gate",
     products: [
         .executable(name: "ts-gate", targets: ["ts-gate"]),
+        // The modules, for the benchmark package in Tests/Benchmarks (`make
+        // bench`), which depends on this one by path so that its dependency
+        // (ordo-one/benchmark and its build plugin) stays out of these builds.
+        .library(name: "GateModules", targets: ["GateCore", "GateDevices", "GateSim", "GateBox"]),
     ],
     targets: [
         // The only place C headers enter: Linux UAPI and library headers with

@@ -1,0 +1,402 @@
+// Benchmarks of the frame path (house rule 3: zero allocation per frame,
+// proved by a malloc count). Run with `make bench`, which runs, from the repo root,
+//   swift package --package-path Tests/Benchmarks --scratch-path .build-bench \
+//       benchmark --target GateBenchmarks --no-progress
+//
+// - "detector WxH": the photo-finish detector on frames of a runner crossing,
+//   rendered once in setup and cycled, so rendering is not measured. One
+//   benchmark iteration is one frame: every metric is per frame.
+// - "simulated loop 120 fps": the box's whole loop (BoxLoop on the simulated
+//   platform, wired as SimulateCommand wires it, fast) for one short session
+//   per iteration. The simulated camera renders each frame inside dequeue(),
+//   so the loop's CPU includes rendering; the render share is reported apart.
+//   Probes in front of the camera and the LED count the frame path's mallocs
+//   and time a crossing from its frame's dequeue to the LED flash.
+// - "simulated loop 120 fps, unprobed": the same session on the plain
+//   SimulatedPlatform, the control that the probes change nothing.
+//
+// Host-only code (Foundation, Glibc): this target is not part of the firmware.
+import Benchmark
+import Foundation
+import GateBox
+import GateCore
+import GateDevices
+import GateSim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Measuring helpers
+
+/// CPU time of the calling thread, nanoseconds (CLOCK_THREAD_CPUTIME_ID).
+@inline(__always)
+func threadCPUNanos() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}
+
+/// The malloc interposer's running malloc count, read through its C entry
+/// point (the benchmark plugin LD_PRELOADs libMallocInterposerSwift.so);
+/// counts only while the framework has counting on (inside a measurement).
+enum MallocCounter {
+    typealias GetStats = @convention(c) (UnsafeMutablePointer<Int64>?, UnsafeMutablePointer<Int64>?,
+                                         UnsafeMutablePointer<Int64>?, UnsafeMutablePointer<Int64>?,
+                                         UnsafeMutablePointer<Int64>?, UnsafeMutablePointer<Int64>?) -> Void
+    static let getStats: GetStats? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_interposer_get_stats") else { return nil }
+        return unsafeBitCast(symbol, to: GetStats.self)
+    }()
+
+    static var available: Bool { getStats != nil }
+
+    @inline(__always)
+    static func mallocs() -> Int64 {
+        var count: Int64 = 0, bytes: Int64 = 0, small: Int64 = 0, large: Int64 = 0, frees: Int64 = 0, freed: Int64 = 0
+        getStats?(&count, &bytes, &small, &large, &frees, &freed)
+        return count
+    }
+}
+
+enum GateMetric {
+    static let cpuPerFrame = BenchmarkMetric.custom("CPU per frame, thread (ns)", useScalingFactor: false)
+    static let framesPerSession = BenchmarkMetric.custom("frames per session", polarity: .prefersLarger,
+                                                         useScalingFactor: false)
+    static let loopCPUPerFrame = BenchmarkMetric.custom("loop CPU per frame, with render (ns)", useScalingFactor: false)
+    static let renderCPUPerFrame = BenchmarkMetric.custom("render CPU per frame (ns)", useScalingFactor: false)
+    static let loopCPUPerFrameWithoutRender = BenchmarkMetric.custom("loop CPU per frame, without render (ns)",
+                                                                     useScalingFactor: false)
+    static let mallocsPer1000Frames = BenchmarkMetric.custom("loop mallocs per 1000 frames", useScalingFactor: false)
+    static let framePathMallocs = BenchmarkMetric.custom("frame path mallocs per session (dequeue..requeue)",
+                                                         useScalingFactor: false)
+    static let dequeueToLED = BenchmarkMetric.custom("frame dequeued -> LED crossing (ns)", useScalingFactor: false)
+    static let crossingsPerSession = BenchmarkMetric.custom("crossings per session", polarity: .prefersLarger,
+                                                            useScalingFactor: false)
+}
+
+struct BenchmarkSetupError: Error, CustomStringConvertible {
+    var description: String
+}
+
+// MARK: - Detector on pre-rendered frames
+
+/// A runner crossing the gate, rendered once; frames are cycled with
+/// timestamps that keep increasing, so the detector sees an endless series
+/// of identical passes (the clip starts and ends with an empty view, so the
+/// wrap is seamless).
+final class DetectorRig {
+    static let fps = 120
+    static let clipFrames = 240   // 2 s: empty, the pass, empty
+
+    let width: Int, height: Int
+    let frames: UnsafeMutablePointer<UInt8>
+    let detector: CrossingDetector
+    var next = 0
+    var crossingsInWarmup = 0
+
+    init(width: Int, height: Int) throws {
+        self.width = width
+        self.height = height
+        let camera = CameraModel(width: width, height: height, viewWidthMetres: 4, readoutNanos: 8_000_000,
+                                 exposureNanos: 1_000_000, noiseSigma: 2)
+        // Torso front on the gate line (the middle) at 1 s, 7 m/s: out of view
+        // at the start and at the end of the clip.
+        let runner = Runner(crossingNanos: 1_000_000_000, lineX: 2.0, speedAtLine: 7, direction: .leftToRight,
+                            shirtLuma: 45, skinLuma: 120, legLuma: 75, stridePhase: 0.7)
+        let renderer = SceneRenderer(camera: camera, runners: [runner], seed: 11)
+        frames = .allocate(capacity: DetectorRig.clipFrames * width * height)
+        for i in 0..<DetectorRig.clipFrames {
+            renderer.render(topRowNanos: DetectorRig.stamp(i), frameIndex: UInt64(i), into: frames + i * width * height)
+        }
+        var settings = DetectorSettings()
+        settings.readoutNanos = camera.readoutNanos
+        settings.exposureNanos = camera.exposureNanos
+        guard let detector = CrossingDetector(mode: .photoFinish, width: width, height: height, settings: settings) else {
+            throw BenchmarkSetupError(description: "no photo-finish detector")
+        }
+        self.detector = detector
+        // Warm-up: one whole pass (the noise threshold is learnt in the first
+        // frames, then a crossing), so steady state is what gets measured.
+        for _ in 0..<DetectorRig.clipFrames {
+            if detector.process(nextFrame()) != nil { crossingsInWarmup += 1 }
+        }
+        guard crossingsInWarmup == 1 else {
+            throw BenchmarkSetupError(description: "warm-up pass at \(width)x\(height) gave \(crossingsInWarmup) crossings, expected 1")
+        }
+    }
+
+    deinit { frames.deallocate() }
+
+    static func stamp(_ index: Int) -> Int64 { Int64(index) * 1_000_000_000 / Int64(fps) }
+
+    /// The next frame of the cycle, stamped as the next frame in time.
+    @inline(__always)
+    func nextFrame() -> LumaFrame {
+        let slot = next % DetectorRig.clipFrames
+        let frame = LumaFrame(pixels: UnsafePointer(frames + slot * width * height), width: width, height: height,
+                              rowStride: width, timestampNanos: DetectorRig.stamp(next),
+                              sequence: UInt32(truncatingIfNeeded: next))
+        next += 1
+        return frame
+    }
+}
+
+func detectorBenchmark(width: Int, height: Int) {
+    Benchmark("detector \(width)x\(height)",
+              configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, GateMetric.cpuPerFrame],
+                                   timeUnits: .microseconds,
+                                   warmupIterations: 0,   // the rig warms the detector up
+                                   maxDuration: .seconds(15),
+                                   maxIterations: 12_000)) { (benchmark: Benchmark, rig: DetectorRig) in
+        let frame = rig.nextFrame()
+        let cpuStart = threadCPUNanos()
+        benchmark.startMeasurement()   // only process() is timed and malloc-counted
+        _ = rig.detector.process(frame)
+        benchmark.stopMeasurement()
+        let cpuEnd = threadCPUNanos()
+        benchmark.measurement(GateMetric.cpuPerFrame, Int(cpuEnd - cpuStart))
+    } setup: {
+        try DetectorRig(width: width, height: height)
+    }
+}
+
+// MARK: - The whole loop on the simulated platform
+
+/// What the probes of one session saw.
+final class LoopProbe {
+    var frames = 0
+    var framePathMallocs: Int64 = 0
+    var renderCPUNanos: Int64 = 0
+    var frameDequeuedNanos: Int64 = 0
+    var mallocsAtDequeue: Int64 = 0
+    var latencies: [Int64] = []
+
+    init() { latencies.reserveCapacity(256) }
+
+    func reset() {
+        frames = 0; framePathMallocs = 0; renderCPUNanos = 0; frameDequeuedNanos = 0; mallocsAtDequeue = 0
+        latencies.removeAll(keepingCapacity: true)
+    }
+}
+
+// The probes stand in front of the simulator's devices and forward to the
+// SimulatedPlatform itself, kept at a fixed address: its wait() reads the
+// devices' next-event times, so their state must stay in it. Every probe is
+// a stored property holding only that address, so the loop's accesses to
+// `platform.camera` and the rest are plain in-place accesses. (Computed
+// get/set properties here would each cost a malloc per access, a coroutine
+// frame: measured at 3 per frame before this design.)
+
+/// The simulated camera, timed: rendering happens inside its dequeue; mallocs
+/// are counted from each dequeue to the requeue that follows it (the frame
+/// path: render, detect, give the buffer back).
+struct ProbedCamera: FrameSource {
+    let sim: UnsafeMutablePointer<SimulatedPlatform>
+    let probe: LoopProbe
+    let format: FrameFormat
+
+    var droppedFrames: Int { sim.pointee.camera.droppedFrames }
+
+    mutating func dequeue() throws(GateError) -> LumaFrame? {
+        probe.mallocsAtDequeue = MallocCounter.mallocs()
+        let cpuStart = threadCPUNanos()
+        let frame = try sim.pointee.camera.dequeue()
+        probe.renderCPUNanos += threadCPUNanos() - cpuStart
+        guard let frame else {
+            probe.framePathMallocs += MallocCounter.mallocs() - probe.mallocsAtDequeue
+            return nil
+        }
+        probe.frames += 1
+        probe.frameDequeuedNanos = MonotonicClock.nowNanos()
+        return frame
+    }
+
+    mutating func requeue() throws(GateError) {
+        try sim.pointee.camera.requeue()
+        probe.framePathMallocs += MallocCounter.mallocs() - probe.mallocsAtDequeue
+    }
+}
+
+/// The LED, timed: a crossing's flash is when the box shows the result.
+struct ProbedLights: Indicator {
+    let sim: UnsafeMutablePointer<SimulatedPlatform>
+    let probe: LoopProbe
+
+    mutating func show(_ pattern: IndicatorPattern, atNanos: Int64) throws(GateError) {
+        if pattern == .crossing { probe.latencies.append(MonotonicClock.nowNanos() - probe.frameDequeuedNanos) }
+        try sim.pointee.lights.show(pattern, atNanos: atNanos)
+    }
+}
+
+struct ForwardedMotion: MotionSensor {
+    let sim: UnsafeMutablePointer<SimulatedPlatform>
+    mutating func sample() throws(GateError) -> AccelSample { try sim.pointee.motion.sample() }
+}
+
+struct ForwardedButtons: ButtonInput {
+    let sim: UnsafeMutablePointer<SimulatedPlatform>
+    mutating func nextEdge() throws(GateError) -> ButtonEdge? { try sim.pointee.buttons.nextEdge() }
+}
+
+struct ForwardedSpeaker: SoundOutput {
+    let sim: UnsafeMutablePointer<SimulatedPlatform>
+    mutating func play(_ sound: Sound, atNanos: Int64) throws(GateError) {
+        try sim.pointee.speaker.play(sound, atNanos: atNanos)
+    }
+}
+
+/// SimulatedPlatform with probes in front of its camera and LED; the wait,
+/// the clock and the devices are the simulator's own.
+struct ProbedPlatform: GatePlatform {
+    let sim: UnsafeMutablePointer<SimulatedPlatform>
+    var camera: ProbedCamera
+    var motion: ForwardedMotion
+    var buttons: ForwardedButtons
+    var lights: ProbedLights
+    var speaker: ForwardedSpeaker
+
+    init(sim: UnsafeMutablePointer<SimulatedPlatform>, probe: LoopProbe) {
+        self.sim = sim
+        camera = ProbedCamera(sim: sim, probe: probe, format: sim.pointee.camera.format)
+        motion = ForwardedMotion(sim: sim)
+        buttons = ForwardedButtons(sim: sim)
+        lights = ProbedLights(sim: sim, probe: probe)
+        speaker = ForwardedSpeaker(sim: sim)
+    }
+
+    mutating func wait() throws(GateError) -> ReadySources { try sim.pointee.wait() }
+    mutating func nextSignal() throws(GateError) -> SignalDescriptor.Received? { try sim.pointee.nextSignal() }
+    var nowNanos: Int64 { sim.pointee.nowNanos }
+    var wallClockMillis: Int64 { sim.pointee.wallClockMillis }
+    func truthCrossing(nearNanos nanos: Int64) -> Int64? { sim.pointee.truthCrossing(nearNanos: nanos) }
+}
+
+/// What stays across sessions: the data directory (a temporary one, on the
+/// same disk as /tmp, so each record's fsync is real) and the console.
+final class LoopRig {
+    let dataDirectory: String
+    let console: Console
+    let probe = LoopProbe()
+    var options = SimulationOptions()
+
+    init(fps: Int) throws {
+        var template = Array((NSTemporaryDirectory() + "/ts-gate-bench-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchmarkSetupError(description: "mkdtemp failed") }
+        dataDirectory = String(cString: made)
+        do {
+            let null = try FileDescriptor.open("/dev/null", [.writeOnly])
+            console = Console(output: null, errors: null)
+        } catch {
+            throw BenchmarkSetupError(description: "/dev/null: \(error)")
+        }
+        // `ts-gate --simulate --fast --runs 2 --fps 120`: 320x240, seed 1.
+        options.fps = fps
+        options.runs = 2
+        options.seed = 1
+    }
+
+    deinit { console.output.close() }
+}
+
+/// One session of the box's loop, set up as SimulateCommand sets it up
+/// (without the signalfd: one poll() peek per event less), fast. Only
+/// `loop.run()` is inside the measurement.
+func measureSession<Platform: GatePlatform>(_ benchmark: Benchmark, rig: LoopRig, scenario: Scenario,
+                                            platform: Platform) -> (records: Int, cpuNanos: Int64, mallocs: Int64)? {
+    let store = ResultsStore(dataDirectory: rig.dataDirectory)
+    let log: SessionLog
+    do { log = try store.createSession() } catch {
+        benchmark.error("\(error)")
+        return nil
+    }
+    defer {
+        // Outside the measurement: each session starts from an empty data
+        // directory (the store makes it again), and none is left behind.
+        log.close()
+        try? FileManager.default.removeItem(atPath: rig.dataDirectory)
+    }
+    var detector = DetectorSettings()
+    detector.gatePosition = rig.options.gatePosition
+    let configuration = BoxConfiguration(detector: detector, viewWidthMetres: rig.options.viewWidthMetres,
+                                         deviceId: "ts-gate-bench", simulated: true, seed: rig.options.seed)
+    var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: rig.console)
+
+    let cpuStart = threadCPUNanos()
+    let mallocStart = MallocCounter.mallocs()
+    benchmark.startMeasurement()
+    let end: SessionEnd
+    do { end = try loop.run() } catch {
+        benchmark.stopMeasurement()
+        benchmark.error("\(error)")
+        return nil
+    }
+    let mallocEnd = MallocCounter.mallocs()
+    benchmark.stopMeasurement()
+    let cpu = threadCPUNanos() - cpuStart
+    guard end == .completed, loop.records.count == scenario.truthNanos.count else {
+        benchmark.error("session found \(loop.records.count) of \(scenario.truthNanos.count) crossings")
+        return nil
+    }
+    return (loop.records.count, cpu, mallocEnd - mallocStart)
+}
+
+func simulatedLoopBenchmark(fps: Int) {
+    // With the probes: per-frame figures and the dequeue -> LED latency.
+    Benchmark("simulated loop \(fps) fps",
+              configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal,
+                                             GateMetric.framesPerSession, GateMetric.loopCPUPerFrame,
+                                             GateMetric.renderCPUPerFrame, GateMetric.loopCPUPerFrameWithoutRender,
+                                             GateMetric.mallocsPer1000Frames, GateMetric.framePathMallocs,
+                                             GateMetric.crossingsPerSession, GateMetric.dequeueToLED],
+                                   timeUnits: .milliseconds,
+                                   warmupIterations: 1,
+                                   maxDuration: .seconds(60),
+                                   maxIterations: 10)) { (benchmark: Benchmark, rig: LoopRig) in
+        let scenario = Scenario(options: rig.options)
+        let sim = UnsafeMutablePointer<SimulatedPlatform>.allocate(capacity: 1)
+        sim.initialize(to: SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: rig.console))
+        defer { sim.pointee.release(); sim.deinitialize(count: 1); sim.deallocate() }
+        let probe = rig.probe
+        probe.reset()
+        guard let session = measureSession(benchmark, rig: rig, scenario: scenario,
+                                           platform: ProbedPlatform(sim: sim, probe: probe)) else { return }
+        let frames = max(1, probe.frames)
+        benchmark.measurement(GateMetric.framesPerSession, probe.frames)
+        benchmark.measurement(GateMetric.loopCPUPerFrame, Int(session.cpuNanos) / frames)
+        benchmark.measurement(GateMetric.renderCPUPerFrame, Int(probe.renderCPUNanos) / frames)
+        benchmark.measurement(GateMetric.loopCPUPerFrameWithoutRender, Int(session.cpuNanos - probe.renderCPUNanos) / frames)
+        benchmark.measurement(GateMetric.mallocsPer1000Frames, Int(session.mallocs * 1000) / frames)
+        benchmark.measurement(GateMetric.framePathMallocs, Int(probe.framePathMallocs))
+        benchmark.measurement(GateMetric.crossingsPerSession, session.records)
+        for latency in probe.latencies { benchmark.measurement(GateMetric.dequeueToLED, Int(latency)) }
+    } setup: {
+        guard MallocCounter.available else {
+            throw BenchmarkSetupError(description: "malloc interposer not loaded (run through `swift package benchmark`)")
+        }
+        return try LoopRig(fps: fps)
+    }
+
+    // The control: BoxLoop<SimulatedPlatform> exactly as SimulateCommand
+    // builds it, no probes. Its malloc count and CPU must match the above.
+    Benchmark("simulated loop \(fps) fps, unprobed",
+              configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
+                                   timeUnits: .milliseconds,
+                                   warmupIterations: 1,
+                                   maxDuration: .seconds(60),
+                                   maxIterations: 10)) { (benchmark: Benchmark, rig: LoopRig) in
+        let scenario = Scenario(options: rig.options)
+        let sim = SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: rig.console)
+        defer { sim.release() }
+        _ = measureSession(benchmark, rig: rig, scenario: scenario, platform: sim)
+    } setup: {
+        try LoopRig(fps: fps)
+    }
+}
+
+// MARK: - The suite
+
+let benchmarks: @Sendable () -> Void = {
+    detectorBenchmark(width: 640, height: 480)
+    detectorBenchmark(width: 1280, height: 720)
+    simulatedLoopBenchmark(fps: 120)
+}
