@@ -28,6 +28,8 @@ public enum TSGate {
             return SimulateCommand.run(options, console: console)
         case .results(let options):
             return ResultsCommand.run(options, console: console)
+        case .run(let options):
+            return RunCommand.run(options, console: console)
         case .selftest(let options):
             return SelftestCommand.run(SettingsSources(boardFile: options.boardFile, configFile: options.configFile), console: console)
         case .render(let options):
@@ -41,6 +43,7 @@ public enum TSGate {
         ts-gate: firmware of a sprint-timing gate box
 
         usage:
+          ts-gate run [--board F] [--config F] [--data-dir D]   the box on its devices (until SIGTERM)
           ts-gate --simulate [options]        play a whole session of one box on simulated devices
           ts-gate results [options]           print saved sessions
           ts-gate replay FILE.y4m [options]   time the crossings in a YUV4MPEG2 clip

@@ -10,7 +10,7 @@
 #    (+ snd-dummy) and hci_vhci + the crypto/af_alg chain btvirt needs (all
 #    resolved with modprobe --show-depends, depmod'ed in place), the guest
 #    tools with their ldd libraries, /usr/share/alsa, and /init;
-#  - a small per-scenario archive: /scenarios/NAME.sh and /scenarios/lib.sh
+#  - a small per-scenario archive: /scenarios/NAME.sh, lib.sh and box.sh
 #    (from Tests/vm/scenarios/), /etc/rig-test, and EXTRA_FILES in /bin (a
 #    dynamically linked extra gets its ldd libraries too).
 #
@@ -201,7 +201,10 @@ mkdir -p "$(dirname "$OUT")"
 O=$(mktemp -d "$BUILD_DIR/.overlay.XXXXXX"); TMPS+=("$O")
 mkdir -p "$O/scenarios" "$O/etc" "$O/bin"
 cp "$SCENARIO" "$O/scenarios/$NAME.sh"
-[ -f "$VM_DIR/scenarios/lib.sh" ] && cp "$VM_DIR/scenarios/lib.sh" "$O/scenarios/lib.sh"
+# Shared helpers: the rig's (lib.sh) and the gate box's device setup (box.sh).
+for helper in lib.sh box.sh; do
+    [ -f "$VM_DIR/scenarios/$helper" ] && cp "$VM_DIR/scenarios/$helper" "$O/scenarios/$helper"
+done
 printf '%s\n' "$NAME" >"$O/etc/rig-test"
 for f in "${EXTRAS[@]}"; do
     copy_elf "$f" "$O" "/bin/$(basename "$f")"

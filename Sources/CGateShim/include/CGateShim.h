@@ -98,4 +98,14 @@ static inline unsigned long gate_SNDRV_PCM_IOCTL_STATUS(void) { return SNDRV_PCM
 static inline unsigned long gate_SNDRV_PCM_IOCTL_WRITEI_FRAMES(void) { return SNDRV_PCM_IOCTL_WRITEI_FRAMES; }
 static inline unsigned long gate_SNDRV_PCM_IOCTL_DROP(void) { return SNDRV_PCM_IOCTL_DROP; }
 
+// snd_pcm_hw_params keeps its masks and intervals in arrays indexed from
+// the first parameter of each kind: these name one element of each.
+static inline struct snd_mask *gate_hw_params_mask(struct snd_pcm_hw_params *p, int param) {
+    return &p->masks[param - SNDRV_PCM_HW_PARAM_FIRST_MASK];
+}
+static inline struct snd_interval *gate_hw_params_interval(struct snd_pcm_hw_params *p, int param) {
+    return &p->intervals[param - SNDRV_PCM_HW_PARAM_FIRST_INTERVAL];
+}
+static inline unsigned int gate_SNDRV_PCM_VERSION(void) { return SNDRV_PCM_VERSION; }
+
 #endif

@@ -23,6 +23,18 @@ public enum ArgumentParser {
         case "results":
             cursor.skip()
             return .results(try parseResults(&cursor))
+        case "run":
+            cursor.skip()
+            var options = RunOptions()
+            while let argument = cursor.next() {
+                switch argument {
+                case "--board": options.sources.boardFile = try cursor.value(for: argument, accepts: "a board file such as board/rpi4/board.conf")
+                case "--config": options.sources.configFile = try cursor.value(for: argument, accepts: "a configuration file (key = value lines)")
+                case "--data-dir": options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
+                default: throw unknown(argument, accepted: "--board, --config, --data-dir")
+                }
+            }
+            return .run(options)
         case "selftest":
             cursor.skip()
             var options = SelftestOptions()
@@ -53,7 +65,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: --simulate, replay, render, results, selftest, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, selftest, --help, --version)")
         }
     }
 

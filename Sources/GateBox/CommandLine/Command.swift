@@ -8,6 +8,7 @@ public enum Command: Equatable {
     case replay(ReplayOptions)
     case render(RenderOptions)
     case selftest(SelftestOptions)
+    case run(RunOptions)
     case help
     case version
 }
@@ -64,5 +65,12 @@ public struct SelftestOptions: Equatable {
     public var boardFile: String?
     /// Overrides over the board; /etc/ts-gate/ts-gate.conf when absent and present.
     public var configFile: String?
+    public init() {}
+}
+
+public struct RunOptions: Equatable {
+    var sources = SettingsSources()
+    /// Overrides the settings' results.dir.
+    public var dataDirectory: String?
     public init() {}
 }

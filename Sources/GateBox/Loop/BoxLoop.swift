@@ -67,6 +67,11 @@ public struct BoxLoop<Platform: GatePlatform> {
         records.reserveCapacity(64)
     }
 
+    /// Lets the platform close its devices (after `run`).
+    public mutating func releasePlatform() where Platform == LinuxPlatform {
+        platform.release()
+    }
+
     /// Runs the session until the scenario ends or a stop signal arrives.
     public mutating func run() throws(GateError) -> SessionEnd {
         let format = platform.camera.format
@@ -109,13 +114,16 @@ public struct BoxLoop<Platform: GatePlatform> {
 
     // MARK: - Sources
 
+    /// One frame per wake-up, then back to poll(): if detection ever falls
+    /// behind the camera, the button, the IMU and signals still get their
+    /// turn (poll reports every ready source) and the camera drops frames,
+    /// which are counted, instead of the box going deaf.
     private mutating func handleFrames() throws(GateError) {
-        while let frame = try platform.camera.dequeue() {
-            framesSeen += 1
-            let crossing = detector.process(frame)
-            try platform.camera.requeue()
-            if let crossing { try handle(crossing) }
-        }
+        guard let frame = try platform.camera.dequeue() else { return }
+        framesSeen += 1
+        let crossing = detector.process(frame)
+        try platform.camera.requeue()
+        if let crossing { try handle(crossing) }
     }
 
     private mutating func handleMotion() throws(GateError) {

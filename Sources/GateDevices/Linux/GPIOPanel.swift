@@ -10,7 +10,7 @@ public final class GPIOButtons: ButtonInput {
     public let offset: Int
     private let line: OpaquePointer
     public let descriptor: FileDescriptor
-    private var lastNanos: Int64 = Int64.min
+    private var lastNanos: Int64?
     private var pressed = false
     public static let debounceNanos: Int64 = 20_000_000
 
@@ -40,7 +40,8 @@ public final class GPIOButtons: ButtonInput {
             let nanos = Int64(event.ts.tv_sec) * 1_000_000_000 + Int64(event.ts.tv_nsec)
             let isPress = event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE)
             // Bounce: too soon after the last edge, or the same state again.
-            if nanos - lastNanos < GPIOButtons.debounceNanos || isPress == pressed { continue }
+            if let last = lastNanos, nanos - last < GPIOButtons.debounceNanos { continue }
+            if isPress == pressed { continue }
             lastNanos = nanos
             pressed = isPress
             return ButtonEdge(button: 0, pressed: isPress, timestampNanos: nanos)

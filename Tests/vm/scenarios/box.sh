@@ -1,0 +1,58 @@
+# The gate box's devices in the VM, as board/vm-rig/board.conf names them.
+# Use after lib.sh: . /scenarios/box.sh; setup_box_devices
+#   camera   vivid's HDMI input (720p60) on /dev/video0
+#   imu      i2c-stub on /dev/i2c-0 answering as an MPU-6050 at 0x68, at rest (+1 g on z)
+#   gpio     gpio-sim chip gpiochip0: line 0 button, 1 LED, 2 buzzer
+#   speaker  snd-aloop, hw:0,0
+
+setup_box_devices() {
+    load vivid n_devs=1 node_types=0x101
+    wait_for 5 test -c /dev/video0 || fail "vivid: no /dev/video0"
+
+    load i2c-dev
+    load i2c-stub chip_addr=0x68
+    wait_for 5 test -c /dev/i2c-0 || fail "i2c-stub: no /dev/i2c-0"
+    /usr/sbin/i2cset -y 0 0x68 0x75 0x68 || fail "i2c-stub: cannot preset WHO_AM_I"
+    set_accel 0x0000 0x0000 0x4000
+
+    load gpio-sim
+    GPIO_SIM=/sys/kernel/config/gpio-sim/box
+    mkdir "$GPIO_SIM" "$GPIO_SIM/gpio-bank0" || fail "gpio-sim: configfs mkdir failed"
+    echo 3 >"$GPIO_SIM/gpio-bank0/num_lines"
+    i=0
+    for n in button led buzzer; do
+        mkdir "$GPIO_SIM/gpio-bank0/line$i" && echo "$n" >"$GPIO_SIM/gpio-bank0/line$i/name"
+        i=$((i + 1))
+    done
+    echo 1 >"$GPIO_SIM/live" || fail "gpio-sim: live=1 failed"
+    wait_for 5 test -c /dev/gpiochip0 || fail "gpio-sim: no /dev/gpiochip0"
+    GPIO_LINES=/sys/devices/platform/$(cat "$GPIO_SIM/dev_name")/$(cat "$GPIO_SIM/gpio-bank0/chip_name")
+    # The button is wired to ground with a pull-up: released is high.
+    echo pull-up >"$GPIO_LINES/sim_gpio0/pull"
+
+    load snd-aloop
+    wait_for 5 test -c /dev/snd/pcmC0D0p || fail "snd-aloop: no /dev/snd/pcmC0D0p"
+}
+
+# set_accel X Y Z: raw 16-bit MPU-6050 readings (16384 = 1 g), big-endian at 0x3b.
+set_accel() {
+    _r=0x3b
+    for _v in "$1" "$2" "$3"; do
+        /usr/sbin/i2cset -y 0 0x68 "$_r" "$(( (_v >> 8) & 0xff ))" b || fail "i2c-stub: cannot set $_r"
+        _r=$(( _r + 1 ))
+        /usr/sbin/i2cset -y 0 0x68 "$_r" "$(( _v & 0xff ))" b || fail "i2c-stub: cannot set $_r"
+        _r=$(( _r + 1 ))
+    done
+}
+
+press_button() { echo pull-down >"$GPIO_LINES/sim_gpio0/pull"; }
+release_button() { echo pull-up >"$GPIO_LINES/sim_gpio0/pull"; }
+line_value() { cat "$GPIO_LINES/sim_gpio$1/value"; }
+
+# line_values N SECONDS: N samples of the LED line over SECONDS, as a string of 0/1.
+led_samples() {
+    _s=""
+    _n=0
+    while [ "$_n" -lt "$1" ]; do _s="$_s$(line_value 1)"; sleep "$2"; _n=$((_n + 1)); done
+    echo "$_s"
+}
