@@ -37,7 +37,7 @@ import GateSim
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
         (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --data-dir, --fast)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
-        (["launch"], "unknown command 'launch' (commands: --simulate, replay, render, results, selftest, --help, --version)"),
+        (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, selftest, --help, --version)"),
         (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session)"),
     ])
     func badCommandLinesSayWhatIsAccepted(arguments: [String], message: String) {
