@@ -31,7 +31,7 @@ public enum TSGate {
         case .run(let options):
             return RunCommand.run(options, console: console)
         case .selftest(let options):
-            return SelftestCommand.run(SettingsSources(boardFile: options.boardFile, configFile: options.configFile), console: console)
+            return SelftestCommand.run(options.sources, console: console)
         case .render(let options):
             return RenderCommand.run(options, console: console)
         case .replay(let options):

@@ -27,22 +27,17 @@ public enum ArgumentParser {
             cursor.skip()
             var options = RunOptions()
             while let argument = cursor.next() {
-                switch argument {
-                case "--board": options.sources.boardFile = try cursor.value(for: argument, accepts: "a board file such as board/rpi4/board.conf")
-                case "--config": options.sources.configFile = try cursor.value(for: argument, accepts: "a configuration file (key = value lines)")
-                case "--data-dir": options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
-                default: throw unknown(argument, accepted: "--board, --config, --data-dir")
-                }
+                if try parseSettingsSource(argument, &cursor, into: &options.sources) { continue }
+                guard argument == "--data-dir" else { throw unknown(argument, accepted: "--board, --config, --data-dir") }
+                options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             }
             return .run(options)
         case "selftest":
             cursor.skip()
             var options = SelftestOptions()
             while let argument = cursor.next() {
-                switch argument {
-                case "--board": options.boardFile = try cursor.value(for: argument, accepts: "a board file such as board/rpi4/board.conf")
-                case "--config": options.configFile = try cursor.value(for: argument, accepts: "a configuration file (key = value lines)")
-                default: throw unknown(argument, accepted: "--board, --config")
+                guard try parseSettingsSource(argument, &cursor, into: &options.sources) else {
+                    throw unknown(argument, accepted: "--board, --config")
                 }
             }
             return .selftest(options)
@@ -111,6 +106,17 @@ public enum ArgumentParser {
             }
         }
         return options
+    }
+
+    /// --board FILE and --config FILE, shared by the commands that use a box's settings.
+    static func parseSettingsSource(_ argument: String, _ cursor: inout Cursor,
+                                    into sources: inout SettingsSources) throws(UsageError) -> Bool {
+        switch argument {
+        case "--board": sources.boardFile = try cursor.value(for: argument, accepts: "a board file such as board/rpi4/board.conf")
+        case "--config": sources.configFile = try cursor.value(for: argument, accepts: "a configuration file (key = value lines)")
+        default: return false
+        }
+        return true
     }
 
     static func parseRender(_ cursor: inout Cursor) throws(UsageError) -> RenderOptions {

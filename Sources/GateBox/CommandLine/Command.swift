@@ -61,10 +61,8 @@ public struct RenderOptions: Equatable {
 }
 
 public struct SelftestOptions: Equatable {
-    /// board/<name>/board.conf, or /etc/ts-gate/board.conf when absent.
-    public var boardFile: String?
-    /// Overrides over the board; /etc/ts-gate/ts-gate.conf when absent and present.
-    public var configFile: String?
+    /// The board file and configuration (defaults in /etc/ts-gate).
+    var sources = SettingsSources()
     public init() {}
 }
 

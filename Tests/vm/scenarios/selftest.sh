@@ -1,36 +1,12 @@
 #!/bin/sh
 # `ts-gate selftest` on the vm-rig board against real kernel drivers: vivid
 # (camera), i2c-stub answering as an MPU-6050 (IMU), gpio-sim (button, LED,
-# buzzer lines), snd-aloop (speaker). Needs /bin/ts-gate (the static x86_64
+# buzzer lines), snd-aloop (speaker), set up by box.sh. Needs /bin/ts-gate (the static x86_64
 # firmware) and /bin/board.conf (board/vm-rig/board.conf) as extra files.
 . /scenarios/lib.sh
 
-load vivid n_devs=1 node_types=0x101
-wait_for 5 test -c /dev/video0 || fail "vivid: no /dev/video0"
-
-load i2c-dev
-load i2c-stub chip_addr=0x68
-wait_for 5 test -c /dev/i2c-0 || fail "i2c-stub: no /dev/i2c-0"
-# WHO_AM_I of an MPU-6050, and a box at rest: x = 0, y = 0, z = +1 g (16384).
-/usr/sbin/i2cset -y 0 0x68 0x75 0x68 || fail "i2c-stub: cannot preset WHO_AM_I"
-for reg_value in 0x3b:0x00 0x3c:0x00 0x3d:0x00 0x3e:0x00 0x3f:0x40 0x40:0x00; do
-    /usr/sbin/i2cset -y 0 0x68 "${reg_value%%:*}" "${reg_value##*:}" || fail "i2c-stub: cannot preset $reg_value"
-done
-
-load gpio-sim
-c=/sys/kernel/config/gpio-sim/box
-mkdir "$c" "$c/gpio-bank0" || fail "gpio-sim: configfs mkdir failed"
-echo 3 >"$c/gpio-bank0/num_lines"
-i=0
-for n in button led buzzer; do
-    mkdir "$c/gpio-bank0/line$i" && echo "$n" >"$c/gpio-bank0/line$i/name"
-    i=$((i + 1))
-done
-echo 1 >"$c/live" || fail "gpio-sim: live=1 failed"
-wait_for 5 test -c /dev/gpiochip0 || fail "gpio-sim: no /dev/gpiochip0"
-
-load snd-aloop
-wait_for 5 test -c /dev/snd/pcmC0D0p || fail "snd-aloop: no /dev/snd/pcmC0D0p"
+. /scenarios/box.sh
+setup_box_devices
 
 /usr/sbin/i2cset -y 0 0x68 0x1a 0x05 b   # CONFIG: something the driver must overwrite
 /usr/sbin/i2cset -y 0 0x68 0x6b 0x40 b   # PWR_MGMT_1: asleep, as a real MPU-6050 powers up
