@@ -28,19 +28,21 @@ public enum DetectionMode: Equatable, Sendable {
 /// concrete detectors, so the loop stays free of existentials (Embedded Swift).
 public enum CrossingDetector {
     case photoFinish(PhotoFinishDetector)
+    case precision(PrecisionDetector)
 
     /// A detector for frames of `width` x `height`, or nil when this build
-    /// has no detector for `mode`.
+    /// has no detector for `mode` (every mode is built today).
     public init?(mode: DetectionMode, width: Int, height: Int, settings: DetectorSettings) {
         switch mode {
         case .photoFinish: self = .photoFinish(PhotoFinishDetector(width: width, height: height, settings: settings))
-        case .precision: return nil
+        case .precision: self = .precision(PrecisionDetector(width: width, height: height, settings: settings))
         }
     }
 
     public var mode: DetectionMode {
         switch self {
         case .photoFinish: return .photoFinish
+        case .precision: return .precision
         }
     }
 
@@ -48,12 +50,14 @@ public enum CrossingDetector {
     public func process(_ frame: LumaFrame) -> DetectedCrossing? {
         switch self {
         case .photoFinish(let detector): return detector.process(frame)
+        case .precision(let detector): return detector.process(frame)
         }
     }
 
     public func reset() {
         switch self {
         case .photoFinish(let detector): detector.reset()
+        case .precision(let detector): detector.reset()
         }
     }
 }

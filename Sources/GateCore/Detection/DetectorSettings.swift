@@ -29,6 +29,33 @@ public struct DetectorSettings: Equatable {
     /// After a crossing, the gate rearms once the body is this fraction of the width away, or gone.
     public var rearmDistanceFraction = 0.25
 
+    // MARK: Precision mode (background model, torso silhouette)
+
+    /// Width of precision mode's analysis image (finer than photo-finish's:
+    /// a torso must be many pixels deep to be told from a head or an arm).
+    public var precisionWorkWidth = 320
+    /// Frames of the empty scene the background is learnt from (their per-pixel median).
+    public var calibrationFrames = 30
+    /// ... spread over at least this long, so a runner passing during calibration is outvoted.
+    public var calibrationSpanNanos: Int64 = 500_000_000
+    /// Time constant of the background's slow update where the scene is empty.
+    public var backgroundTimeConstantNanos: Int64 = 2_000_000_000
+    /// Foreground that stays unchanged this long becomes background (a bag put
+    /// down, the scene after the camera moved, where an athlete stood at the start).
+    public var absorbStillNanos: Int64 = 500_000_000
+    /// The torso is the body's thickest part: the silhouette's inscribed discs
+    /// of at least this fraction of the torso's half depth. Above the head's
+    /// share (a head is ~0.22 m deep, a torso ~0.3 m) and an arm's.
+    public var torsoCoreFraction = 0.8
+    /// ... along a spine at least this many torso half depths long (a torso
+    /// is ~0.5 m from hip to shoulder; where a limb joins it makes only a bump).
+    public var torsoSpineHalfDepths = 1.2
+    /// Front samples before the one at or past the line, and after it, in the sub-frame fit.
+    public var precisionSamplesBefore = 4
+    public var precisionPostroll = 3
+    /// Slowest torso front timed, in frame widths per second.
+    public var precisionMinSpeedWidthsPerSecond = 0.1
+
     public init() {}
 }
 

@@ -2,12 +2,22 @@
 /// a frame: the direction of travel, a short history of front positions, the
 /// sub-frame fit across the gate line, cooldown and rearming. Storage is
 /// allocated in init; nothing is allocated per frame.
+///
+/// Two ways to time the crossing: at once, from a line through the last
+/// `fitSamples` fronts (photo-finish, `postroll` 0); or, with a `postroll`
+/// of n, n samples later, from a quadratic through the samples on both
+/// sides of the line (precision: an accelerating runner's front is not a
+/// straight line in time, and samples after the line halve the
+/// extrapolation).
 final class FrontTracker {
     let settings: DetectorSettings
     let workWidth: Int
     let gateX: Double
     private let times: UnsafeMutablePointer<Double>
     private let fronts: UnsafeMutablePointer<Double>
+    /// Samples the fits use (the postroll fit leaves out outliers).
+    private let included: UnsafeMutablePointer<Bool>
+    private let residuals: UnsafeMutablePointer<Double>
     private var count = 0
     private var next = 0
     private var baseNanos: Int64 = 0
@@ -18,22 +28,38 @@ final class FrontTracker {
     private var lastCrossingNanos = Int64.min
     /// The front's speed from the last two samples, work columns per second (0: unknown).
     private(set) var velocity = 0.0
+    /// Samples still awaited after the front reached the line before it is timed (0: none pending).
+    let postroll: Int
+    private var pendingLeft = 0
+    private var pendingFrame: UInt32 = 0
+    private var pendingFrameNanos: Int64 = 0
+    private var pendingOccupancy = 0.0
+    private var pendingDirection = CrossingDirection.leftToRight
+    /// True while a crossing waits for its postroll samples.
+    var hasPendingCrossing: Bool { pendingLeft > 0 }
 
     /// Frames without a usable body the track survives (the body falls
     /// apart for a frame, a limb merges oddly).
     static let gapFrames = 2
 
-    init(settings: DetectorSettings, workWidth: Int, gateX: Double) {
+    init(settings: DetectorSettings, workWidth: Int, gateX: Double, postroll: Int = 0) {
+        precondition(postroll >= 0 && postroll < settings.fitSamples, "postroll must leave samples before the line")
         self.settings = settings
         self.workWidth = workWidth
         self.gateX = gateX
+        self.postroll = postroll
         times = .allocate(capacity: settings.fitSamples)
         fronts = .allocate(capacity: settings.fitSamples)
+        included = .allocate(capacity: settings.fitSamples)
+        included.initialize(repeating: true, count: settings.fitSamples)
+        residuals = .allocate(capacity: settings.fitSamples)
     }
 
     deinit {
         times.deallocate()
         fronts.deallocate()
+        included.deallocate()
+        residuals.deallocate()
     }
 
     func reset() {
@@ -52,6 +78,7 @@ final class FrontTracker {
     }
 
     private func forget() {
+        pendingLeft = 0
         velocity = 0
         count = 0
         next = 0
@@ -83,6 +110,10 @@ final class FrontTracker {
         next = (next + 1) % settings.fitSamples
         if count < settings.fitSamples { count += 1 }
 
+        if pendingLeft > 0 {
+            pendingLeft -= 1
+            return pendingLeft == 0 ? finishPending() : nil
+        }
         let sign = direction == .leftToRight ? 1.0 : -1.0
         let distance = (front - gateX) * sign
         if !rearmed {
@@ -91,6 +122,14 @@ final class FrontTracker {
             return nil
         }
         guard count >= 2, (previous - gateX) * sign < 0, distance >= 0 else { return nil }
+        if postroll > 0 {
+            pendingLeft = postroll
+            pendingFrame = frame.sequence
+            pendingFrameNanos = frame.timestampNanos
+            pendingOccupancy = occupancy
+            pendingDirection = direction
+            return nil
+        }
         guard let fit = fitLine(), fit.slope * sign >= settings.minVelocityPixelsPerSecond else { return nil }
 
         let crossingSeconds = (gateX - fit.intercept) / fit.slope
@@ -112,16 +151,159 @@ final class FrontTracker {
             occupancyAtTrigger: occupancy)
     }
 
+    /// Times a pending crossing now, with the postroll samples seen so far
+    /// (the track ended early: the runner left the view or was lost).
+    func flushPending() -> DetectedCrossing? {
+        guard pendingLeft > 0 else { return nil }
+        pendingLeft = 0
+        return finishPending()
+    }
+
+    /// The pending crossing from a quadratic (a line with fewer than four
+    /// samples) through the kept samples, which straddle the gate line.
+    private func finishPending() -> DetectedCrossing? {
+        pendingLeft = 0
+        let sign = pendingDirection == .leftToRight ? 1.0 : -1.0
+        excludeOutliers()
+        defer { for i in 0..<settings.fitSamples { included[i] = true } }
+        guard count >= 2, let line = fitLine(), line.slope * sign > 0 else { return nil }
+        var crossingSeconds = (gateX - line.intercept) / line.slope
+        var slope = line.slope
+        var residualVariance = line.residualVariance
+        if line.count >= 4, let curve = fitQuadratic(near: crossingSeconds) {
+            crossingSeconds = curve.seconds
+            slope = curve.slope
+            residualVariance = curve.residualVariance
+        }
+        guard slope * sign >= settings.minVelocityPixelsPerSecond else { return nil }
+        let crossingNanos = baseNanos + Int64((crossingSeconds * 1e9).rounded())
+        if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
+        rearmed = false
+        lastCrossingNanos = crossingNanos
+        // Residual scatter (at least a twentieth of a pixel) over the samples, in time.
+        let frontVariance = max(residualVariance, 0.0025) / Double(line.count)
+        let uncertaintySeconds = frontVariance.squareRoot() / (slope * sign)
+        return DetectedCrossing(
+            timeNanos: crossingNanos,
+            frameIndex: pendingFrame,
+            interpolationOffsetMs: Double(crossingNanos - pendingFrameNanos) / 1e6,
+            direction: pendingDirection,
+            velocityWorkPixelsPerSecond: slope,
+            velocityWidthsPerSecond: slope / Double(workWidth),
+            uncertaintyMs: uncertaintySeconds * 1000,
+            occupancyAtTrigger: pendingOccupancy)
+    }
+
+    /// Leaves out of the fits the samples far from the others' curve (a
+    /// frame where a limb hid the torso's front): least median of squares
+    /// over the quadratics through every three samples, then every sample
+    /// more than three robust deviations (at least a third of a pixel) from
+    /// the best one is out. Works with up to almost half the samples bad.
+    private func excludeOutliers() {
+        let n = count
+        guard n >= 5 else { return }
+        var bestMedian = Double.infinity
+        var best = Quadratic(origin: 0, a: 0, b: 0, c: 0)
+        for i in 0..<(n - 2) {
+            for j in (i + 1)..<(n - 1) {
+                for k in (j + 1)..<n {
+                    // The parabola through three samples (Newton's divided differences).
+                    let ti = times[i], tj = times[j], tk = times[k]
+                    guard tj != ti && tk != tj && tk != ti else { continue }
+                    let dij = (fronts[j] - fronts[i]) / (tj - ti)
+                    let djk = (fronts[k] - fronts[j]) / (tk - tj)
+                    let c = (djk - dij) / (tk - ti)
+                    let curve = Quadratic(origin: ti, a: fronts[i], b: dij - c * (tj - ti), c: c)
+                    for m in 0..<n {
+                        let t = times[m] - ti
+                        residuals[m] = (fronts[m] - (curve.a + curve.b * t + curve.c * t * t)).magnitude
+                    }
+                    let median = FrontTracker.median(residuals, count: n)
+                    if median < bestMedian { bestMedian = median; best = curve }
+                }
+            }
+        }
+        guard bestMedian.isFinite else { return }
+        let limit = max(1.0 / 3.0, 3 * 1.4826 * bestMedian)
+        for m in 0..<n {
+            let t = times[m] - best.origin
+            if (fronts[m] - (best.a + best.b * t + best.c * t * t)).magnitude > limit { included[m] = false }
+        }
+    }
+
+    /// The median of `count` values (reordered), by insertion sort: a handful.
+    private static func median(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
+        for i in 1..<count {
+            let v = values[i]
+            var j = i - 1
+            while j >= 0 && values[j] > v { values[j + 1] = values[j]; j -= 1 }
+            values[j + 1] = v
+        }
+        return count % 2 == 1 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2
+    }
+
+    struct Quadratic { var origin: Double; var a: Double; var b: Double; var c: Double }
+
+    struct CurveCrossing { var seconds: Double; var slope: Double; var residualVariance: Double }
+
+    /// Least squares front = a + b t + c t^2 (t from `near`), and the root of
+    /// front = gate nearest `near`; nil when the curve never reaches the gate
+    /// close to where the line does.
+    private func fitQuadratic(near: Double) -> CurveCrossing? {
+        let n = count
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, f0 = 0.0, f1 = 0.0, f2 = 0.0
+        var first = Double.infinity, last = -Double.infinity
+        var used = 0
+        for i in 0..<n where included[i] {
+            let t = times[i] - near, f = fronts[i] - gateX
+            used += 1
+            first = min(first, t); last = max(last, t)
+            let t2 = t * t
+            s0 += 1; s1 += t; s2 += t2; s3 += t2 * t; s4 += t2 * t2
+            f0 += f; f1 += f * t; f2 += f * t2
+        }
+        // Cramer's rule on the 3x3 normal equations.
+        let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
+        guard det.magnitude > 1e-30 else { return nil }
+        let a = (f0 * (s2 * s4 - s3 * s3) - s1 * (f1 * s4 - s3 * f2) + s2 * (f1 * s3 - s2 * f2)) / det
+        let b = (s0 * (f1 * s4 - f2 * s3) - f0 * (s1 * s4 - s3 * s2) + s2 * (s1 * f2 - f1 * s2)) / det
+        let c = (s0 * (s2 * f2 - s3 * f1) - s1 * (s1 * f2 - s3 * f0) + f0 * (s1 * s3 - s2 * s2)) / det
+        // a + b t + c t^2 = 0: the root nearest t = 0 (where the line crosses).
+        var root: Double
+        if c == 0 {
+            guard b != 0 else { return nil }
+            root = -a / b
+        } else {
+            // The stable form: a tiny c leaves a / q, the line's root.
+            let disc = b * b - 4 * a * c
+            guard disc >= 0 else { return nil }
+            let q = -0.5 * (b + (b >= 0 ? 1.0 : -1.0) * disc.squareRoot())
+            let r1 = q / c, r2 = q != 0 ? a / q : r1
+            root = r1.magnitude < r2.magnitude ? r1 : r2
+        }
+        let span = last - first
+        guard root >= first - 0.25 * span, root <= last + 0.25 * span else { return nil }
+        var sse = 0.0
+        for i in 0..<n where included[i] {
+            let t = times[i] - near
+            let r = fronts[i] - gateX - (a + b * t + c * t * t)
+            sse += r * r
+        }
+        return CurveCrossing(seconds: near + root, slope: b + 2 * c * root,
+                             residualVariance: sse / Double(max(1, used - 3)))
+    }
+
     struct LineFit { var intercept: Double; var slope: Double; var residualVariance: Double; var count: Int }
 
     /// Least squares front = intercept + slope x t over the kept samples.
     private func fitLine() -> LineFit? {
-        let n = count
+        var n = 0
         var st = 0.0, sf = 0.0
-        for i in 0..<n { st += times[i]; sf += fronts[i] }
+        for i in 0..<count where included[i] { st += times[i]; sf += fronts[i]; n += 1 }
+        guard n > 0 else { return nil }
         let mt = st / Double(n), mf = sf / Double(n)
         var stt = 0.0, stf = 0.0
-        for i in 0..<n {
+        for i in 0..<count where included[i] {
             let dt = times[i] - mt
             stt += dt * dt
             stf += dt * (fronts[i] - mf)
@@ -130,7 +312,7 @@ final class FrontTracker {
         let slope = stf / stt
         let intercept = mf - slope * mt
         var sse = 0.0
-        for i in 0..<n {
+        for i in 0..<count where included[i] {
             let r = fronts[i] - (intercept + slope * times[i])
             sse += r * r
         }

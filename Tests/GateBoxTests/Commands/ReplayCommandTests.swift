@@ -231,17 +231,20 @@ struct CapturedRun {
         #expect(badOption.errors == "ts-gate: --gate expects a fraction of the image width from 0.1 to 0.9, got '2'\n")
     }
 
-    @Test func precisionModeRunsOrSaysItIsMissing() throws {
+    @Test func precisionModeTimesARenderedClip() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let path = dir.path + "/clip.y4m"
-        try Self.smallClip(path, frames: 3)
-        let run = try ProgramTests.run(["replay", path, "--mode", "precision"])
-        // Until the precision detector lands, a clear error; after, a replay.
-        if run.status == 1 {
-            #expect(run.errors == "ts-gate: --mode precision: this build has no precision detector yet (available: photo-finish)\n")
-        } else {
-            #expect(run.status == 0, "\(run.errors)")
-        }
+        // The empty track for the first half second (calibration), then a runner.
+        let clip = try RenderedClip.oneRunner(path: dir.path + "/run.y4m", speed: 6)
+        let run = try ProgramTests.run(["replay", clip.path, "--mode", "precision", "--readout-ms", "8",
+                                        "--exposure-ms", "1", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let crossings = run.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["crossingTimeNanos"] != nil }
+        try #require(crossings.count == 1, "\(run.output)")
+        let time = try #require(crossings[0]["crossingTimeNanos"] as? Int64)
+        #expect(abs(time - clip.truthNanos[0]) <= 1_000_000, "error \(Double(time - clip.truthNanos[0]) / 1e6) ms")
+        #expect(crossings[0]["direction"] as? String == "ltr")
     }
 }

@@ -1,0 +1,1013 @@
+/// Precision mode: a background model learnt from the empty scene, the
+/// silhouette of each body against it, the torso as the body's thickest
+/// part, and the sub-pixel front of that torso, row by row, at each row's
+/// own exposure instant.
+///
+/// Why a silhouette: frame differencing sees only the edges that moved, so
+/// a leaning torso's slanted front and a forearm raised ahead of it look
+/// alike. Against a background the whole body is seen, and the torso can be
+/// told from limbs and head by thickness: it holds discs about 0.3 m
+/// across along a spine about 0.5 m long; a head (~0.22 m), an arm (~0.1 m)
+/// or the bump where a limb joins the torso do not.
+///
+/// Per frame, on a work image about `precisionWorkWidth` wide:
+/// 1. each row's gain against the background (its median ratio): mains
+///    flicker through a rolling shutter and a cloud are light, not bodies;
+/// 2. the silhouette: pixels farther from the gained background than the
+///    row's noise threshold (learnt at calibration: median + MAD);
+/// 3. bodies: silhouette regions grouped when they overlap in x; short
+///    gaps between pixels of one luma and enclosed holes are filled (an
+///    arm across the torso that matches the background is not a hole);
+/// 4. per body, the distance transform; the torso half depth R is the
+///    depth the deepest 30% of the upper 60% of its rows reach (legs side
+///    by side are as deep); a person's R is between a thirtieth and a
+///    quarter of the silhouette's height and 12 R is at least
+///    `minBlobHeightFraction` of the frame (a ball, a bird, a far figure,
+///    the thin edges of a bumped scene are not people);
+/// 5. the torso: where the body holds a disc of 0.65 R (the core), the
+///    core pixels holding `torsoCoreFraction` x R (more than a head) with a
+///    run of `torsoSpineHalfDepths` x R through the core, along its axis
+///    or a lean (the spine), and the union of those pixels' largest discs
+///    (a morphological opening: limbs and head cut off); pieces of one
+///    body's core a few R apart in x are one torso;
+/// 6. from the torso's top down 5 R (the shoulder to the hips: never the
+///    thighs), per row where the silhouette's edge is the torso's (it ends
+///    where the opened torso does, in the torso's colour), the edge to a
+///    fraction of a pixel from the luma between torso and background (an
+///    area sum: motion blur and anti-aliasing cancel);
+/// 7. the torso front: the most forward row where the front is locally
+///    flat (two of its four neighbours agree; a limb leaving the torso
+///    makes a ramp), refined by a parabola through those rows (the round
+///    top of a leaning torso's shoulder), rows brought to one instant with
+///    the rolling shutter's row times; the sample is taken at that row's
+///    exposure instant;
+/// 8. per tracked torso, `FrontTracker` with a postroll: when the front
+///    passes the gate line it waits for `precisionPostroll` more samples,
+///    leaves out the samples off the others' curve, and times the crossing
+///    from a quadratic through the samples on both sides. Until a track's
+///    direction is clear, both sides' fronts are kept and replayed.
+///
+/// The background keeps learning where the scene is empty; what stays
+/// unchanged in the silhouette for `absorbStillNanos` becomes background (a
+/// bumped camera, where an athlete stood at the start); a change over most
+/// of the frame re-learns the background at once. None of it can trigger:
+/// a crossing needs a torso moving through the gate line.
+///
+/// Every buffer is allocated in `init`; `process` allocates nothing.
+public final class PrecisionDetector {
+    /// Seed 000's precision state machine.
+    public enum State: Equatable, Sendable {
+        /// Learning the empty scene.
+        case calibrating
+        /// Calibrated, but a body is on the gate line.
+        case waitingForClear
+        /// Ready to time a torso through the line.
+        case armed
+        /// A torso reached the line; samples after it are being gathered.
+        case postroll
+        /// Just timed a crossing; no second one within `cooldownNanos`.
+        case cooldown
+    }
+
+    public let settings: DetectorSettings
+    public let image: WorkImage
+    public var workWidth: Int { image.width }
+    public var workHeight: Int { image.height }
+    public internal(set) var state = State.calibrating
+    /// The last torso front measured (work columns) and its exposure instant:
+    /// what the sub-frame fit is given, for tests and tuning.
+    public private(set) var lastFront = Double.nan
+    public private(set) var lastFrontNanos: Int64 = 0
+    /// The torso half depth (work pixels) of the last body measured.
+    public private(set) var lastHalfDepth = 0.0
+
+    let width: Int
+    let height: Int
+    let pixelCount: Int
+    let gateX: Double
+
+    var current: UnsafeMutablePointer<UInt8>
+    var previous: UnsafeMutablePointer<UInt8>
+
+    // Background model (PrecisionBackground.swift).
+    /// The empty scene, luma x 65536.
+    let background: UnsafeMutablePointer<Int32>
+    /// Per-row silhouette threshold, luma.
+    let threshold: UnsafeMutablePointer<Int32>
+    /// This frame's gain of each row against the background, x 4096.
+    let gain: UnsafeMutablePointer<Int32>
+    /// Frames each silhouette pixel has stayed unchanged.
+    let still: UnsafeMutablePointer<UInt8>
+    let calibration: UnsafeMutablePointer<UInt8>
+    /// Each calibration frame's row gains, x 4096.
+    let calibrationGain: UnsafeMutablePointer<Int32>
+    var storedFrames = 0
+    var lastStoredNanos: Int64 = 0
+    let scratch: UnsafeMutablePointer<Int32>
+    let scratchCapacity: Int
+    let histogram: UnsafeMutablePointer<UInt32>
+    var frameIntervalNanos: Int64 = 0
+    var lastFrameNanos = Int64.min
+    var updateShift = 8
+    var absorbFrames = 60
+
+    // Silhouette and torso (this file).
+    /// 0 background, 1 silhouette, 2 + g the pixels of body g.
+    let mask: UnsafeMutablePointer<UInt8>
+    /// Core pixels (1), those of candidate c marked 2 + c.
+    let core: UnsafeMutablePointer<UInt8>
+    let runs: PrecisionRuns
+    let coreRuns: PrecisionRuns
+    let distance: PrecisionDistance
+    static let maxPieces = 64
+    static let maxGroups = 4
+    static let maxCandidates = 6
+    let pieceRoot: UnsafeMutablePointer<Int32>
+    /// Flood fill stack, one slot per pixel.
+    let stack: UnsafeMutablePointer<Int32>
+    let pieceParent: UnsafeMutablePointer<Int32>
+    var pieceCount = 0
+    let groups: UnsafeMutablePointer<Body>
+    var groupCount = 0
+    let candidates: UnsafeMutablePointer<Torso>
+    var candidateCount = 0
+    /// Per candidate and row: the torso's opened front, right (ahead when
+    /// moving right) and left; NaN where the torso has no disc in the row.
+    let rightFront: UnsafeMutablePointer<Double>
+    let leftFront: UnsafeMutablePointer<Double>
+    let rowEdge: UnsafeMutablePointer<Double>
+    let rowAligned: UnsafeMutablePointer<Double>
+    let rowLuma: UnsafeMutablePointer<Double>
+
+    let tracks: [PrecisionTrack]
+    var lastReportedNanos = Int64.min
+
+    struct Body {
+        var minX = 0, maxX = 0, minY = 0, maxY = 0
+        var area = 0
+    }
+
+    struct Torso {
+        var group = 0
+        var halfDepth = 0.0
+        var discRadius = 0.0
+        var centroidX = 0.0, centroidY = 0.0
+        var firstRow = 0, lastRow = -1
+        var matched = false
+        /// Spine pixels (discs) it is made of.
+        var discs = 0.0
+    }
+
+    public init(width: Int, height: Int, settings: DetectorSettings = DetectorSettings()) {
+        precondition(settings.calibrationFrames >= 3, "calibration needs frames")
+        precondition(settings.precisionSamplesBefore >= 1 && settings.precisionPostroll >= 0, "fit needs samples")
+        self.settings = settings
+        image = WorkImage(sourceWidth: width, sourceHeight: height, workWidth: settings.precisionWorkWidth)
+        self.width = image.width
+        self.height = image.height
+        pixelCount = image.pixelCount
+        gateX = image.gateColumn(settings.gatePosition)
+        current = .allocate(capacity: pixelCount)
+        previous = .allocate(capacity: pixelCount)
+        current.initialize(repeating: 0, count: pixelCount)
+        previous.initialize(repeating: 0, count: pixelCount)
+        background = .allocate(capacity: pixelCount)
+        background.initialize(repeating: 0, count: pixelCount)
+        threshold = .allocate(capacity: image.height)
+        threshold.initialize(repeating: 12, count: image.height)
+        gain = .allocate(capacity: image.height)
+        gain.initialize(repeating: 4096, count: image.height)
+        still = .allocate(capacity: pixelCount)
+        still.initialize(repeating: 0, count: pixelCount)
+        calibration = .allocate(capacity: pixelCount * settings.calibrationFrames)
+        calibrationGain = .allocate(capacity: image.height * settings.calibrationFrames)
+        scratchCapacity = max(image.width, image.height, settings.calibrationFrames) + 1
+        scratch = .allocate(capacity: scratchCapacity)
+        histogram = .allocate(capacity: 256)
+        histogram.initialize(repeating: 0, count: 256)
+        mask = .allocate(capacity: pixelCount)
+        mask.initialize(repeating: 0, count: pixelCount)
+        core = .allocate(capacity: pixelCount)
+        core.initialize(repeating: 0, count: pixelCount)
+        runs = PrecisionRuns(width: image.width, height: image.height)
+        coreRuns = PrecisionRuns(width: image.width, height: image.height)
+        distance = PrecisionDistance(width: image.width, height: image.height)
+        pieceRoot = .allocate(capacity: PrecisionDetector.maxPieces)
+        stack = .allocate(capacity: pixelCount)
+        pieceParent = .allocate(capacity: PrecisionDetector.maxPieces)
+        groups = .allocate(capacity: PrecisionDetector.maxGroups)
+        groups.initialize(repeating: Body(), count: PrecisionDetector.maxGroups)
+        candidates = .allocate(capacity: PrecisionDetector.maxCandidates)
+        candidates.initialize(repeating: Torso(), count: PrecisionDetector.maxCandidates)
+        rightFront = .allocate(capacity: PrecisionDetector.maxCandidates * image.height)
+        leftFront = .allocate(capacity: PrecisionDetector.maxCandidates * image.height)
+        rowEdge = .allocate(capacity: image.height)
+        rowAligned = .allocate(capacity: image.height)
+        rowLuma = .allocate(capacity: image.height)
+
+        var trackerSettings = settings
+        trackerSettings.fitSamples = settings.precisionSamplesBefore + 1 + settings.precisionPostroll
+        trackerSettings.minVelocityPixelsPerSecond = settings.precisionMinSpeedWidthsPerSecond * Double(image.width)
+        var list: [PrecisionTrack] = []
+        for _ in 0..<PrecisionDetector.maxCandidates {
+            list.append(PrecisionTrack(tracker: FrontTracker(settings: trackerSettings, workWidth: image.width, gateX: gateX,
+                                                              postroll: settings.precisionPostroll)))
+        }
+        tracks = list
+    }
+
+    deinit {
+        current.deallocate(); previous.deallocate(); background.deallocate(); threshold.deallocate()
+        gain.deallocate(); still.deallocate(); calibration.deallocate(); calibrationGain.deallocate()
+        scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
+        pieceRoot.deallocate(); stack.deallocate(); pieceParent.deallocate(); groups.deallocate()
+        candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
+        rowEdge.deallocate(); rowAligned.deallocate(); rowLuma.deallocate()
+    }
+
+    /// Forgets the scene (after the camera moved): calibration starts again.
+    public func reset() {
+        state = .calibrating
+        storedFrames = 0
+        lastFrameNanos = Int64.min
+        frameIntervalNanos = 0
+        for track in tracks { track.end() }
+    }
+
+    /// True once the background has been learnt.
+    public var isCalibrated: Bool { state != .calibrating }
+
+    /// Feeds one frame; returns a crossing when a torso front passed the gate line.
+    public func process(_ frame: LumaFrame) -> DetectedCrossing? {
+        downsample(frame)
+        noteFrameInterval(frame.timestampNanos)
+        defer { swap(&current, &previous) }
+        if state == .calibrating {
+            calibrate(frame)
+            return nil
+        }
+        estimateRowGains()
+        let silhouette = segment()
+        if silhouette * 5 > pixelCount * 2 {
+            // Most of the view changed at once: the camera moved or the light
+            // changed beyond the gain model. Learn the scene as it is now.
+            relearnFromCurrent()
+            for track in tracks { track.end() }
+            state = .waitingForClear
+            return nil
+        }
+        findBodies()
+        findTorsos()
+        let crossing = followTorsos(frame)
+        updateState(frame)
+        return crossing
+    }
+
+    // MARK: - Bodies
+
+    /// Silhouette regions of some size, grouped when they overlap in x
+    /// (a body falls apart where a limb matches the background), kept when
+    /// the group is tall enough to be a person.
+    private func findBodies() {
+        runs.label(mask, stride: width, value: 1, x0: 0, x1: width - 1, y0: 0, y1: height - 1)
+        pieceCount = 0
+        groupCount = 0
+        let minPiece = max(6, pixelCount / 4000)
+        for r in 0..<runs.count where runs.root(r) == r && Int(runs.area[r]) >= minPiece {
+            guard pieceCount < PrecisionDetector.maxPieces else { break }
+            pieceRoot[pieceCount] = Int32(r)
+            pieceParent[pieceCount] = Int32(pieceCount)
+            pieceCount += 1
+        }
+        guard pieceCount > 0 else { return }
+        let margin = Int32(max(1, width / 64))
+        for i in 0..<pieceCount {
+            for j in (i + 1)..<max(i + 1, pieceCount) {
+                let a = Int(pieceRoot[i]), b = Int(pieceRoot[j])
+                if runs.maxX[a] + margin >= runs.minX[b] && runs.maxX[b] + margin >= runs.minX[a] {
+                    let ra = pieceFind(i), rb = pieceFind(j)
+                    if ra != rb { pieceParent[max(ra, rb)] = Int32(min(ra, rb)) }
+                }
+            }
+        }
+        // Half the person's height here: legs that match the track behind them
+        // vanish; the torso check below asks for the whole person.
+        let minHeight = 0.5 * settings.minBlobHeightFraction * Double(height)
+        for i in 0..<pieceCount where pieceFind(i) == i {
+            var body = Body(minX: Int.max, maxX: Int.min, minY: Int.max, maxY: Int.min, area: 0)
+            for j in 0..<pieceCount where pieceFind(j) == i {
+                let k = Int(pieceRoot[j])
+                body.minX = min(body.minX, Int(runs.minX[k])); body.maxX = max(body.maxX, Int(runs.maxX[k]))
+                body.minY = min(body.minY, Int(runs.minY[k])); body.maxY = max(body.maxY, Int(runs.maxY[k]))
+                body.area += Int(runs.area[k])
+            }
+            guard Double(body.maxY - body.minY + 1) >= minHeight else { continue }
+            if groupCount < PrecisionDetector.maxGroups {
+                groups[groupCount] = body
+                groupCount += 1
+            } else {
+                // Keep the largest bodies.
+                var smallest = 0
+                for g in 1..<groupCount where groups[g].area < groups[smallest].area { smallest = g }
+                if groups[smallest].area < body.area { groups[smallest] = body }
+            }
+        }
+        // Paint each body's pixels with its number (2 + g).
+        for g in 0..<groupCount {
+            let body = groups[g]
+            // Its pieces are the sizeable regions inside its box (groups are apart in x).
+            for r in 0..<runs.count {
+                let k = runs.root(r)
+                guard Int(runs.area[k]) >= minPiece, runs.minX[k] >= Int32(body.minX), runs.maxX[k] <= Int32(body.maxX),
+                      runs.minY[k] >= Int32(body.minY), runs.maxY[k] <= Int32(body.maxY) else { continue }
+                let line = mask + Int(runs.row[r]) * width
+                for x in Int(runs.start[r])...Int(runs.end[r]) { line[x] = UInt8(2 + g) }
+            }
+            fillCamouflage(body, value: UInt8(2 + g))
+            fillCamouflageVertically(body, value: UInt8(2 + g))
+            fillHoles(body, value: UInt8(2 + g))
+        }
+    }
+
+    /// Fills short gaps in a body's rows between pixels of the same luma: an
+    /// arm across the torso that happens to match the background cuts a
+    /// hole through the torso's silhouette (its anti-aliased edges may
+    /// remain), not a gap between two parts. An arm ahead of the torso
+    /// differs from the torso: it stays apart.
+    private func fillCamouflage(_ body: Body, value: UInt8) {
+        let longest = max(2, (body.maxY - body.minY + 1) / 10)
+        for y in body.minY...body.maxY {
+            let line = mask + y * width, pixels = current + y * width
+            let tolerance = 2 * Int(threshold[y])
+            var x = body.minX + 1
+            while x <= body.maxX {
+                // x: the first pixel of a gap after a body pixel.
+                guard line[x] != value && line[x - 1] == value else { x += 1; continue }
+                var filled = false
+                var a = x - 1
+                while a >= max(body.minX, x - 1 - longest / 2) && !filled {
+                    if line[a] == value {
+                        let luma = Int(pixels[a])
+                        var b = x + 1
+                        while b <= min(body.maxX, a + longest + 1) {
+                            let difference = Int(pixels[b]) - luma
+                            if line[b] == value && difference <= tolerance && difference >= -tolerance {
+                                for gap in (a + 1)..<b { line[gap] = value }
+                                filled = true
+                                break
+                            }
+                            b += 1
+                        }
+                    }
+                    a -= 1
+                }
+                x += 1
+            }
+        }
+    }
+
+    /// The same down each column: a camouflaged forearm across the torso
+    /// cuts it in two, one above the other.
+    private func fillCamouflageVertically(_ body: Body, value: UInt8) {
+        let longest = max(2, (body.maxY - body.minY + 1) / 10)
+        for x in body.minX...body.maxX {
+            var y = body.minY + 1
+            while y <= body.maxY {
+                let i = y * width + x
+                guard mask[i] != value && mask[i - width] == value else { y += 1; continue }
+                let tolerance = 2 * Int(threshold[y])
+                var filled = false
+                var a = y - 1
+                while a >= max(body.minY, y - 1 - longest / 2) && !filled {
+                    if mask[a * width + x] == value {
+                        let luma = Int(current[a * width + x])
+                        var b = y + 1
+                        while b <= min(body.maxY, a + longest + 1) {
+                            let difference = Int(current[b * width + x]) - luma
+                            if mask[b * width + x] == value && difference <= tolerance && difference >= -tolerance {
+                                for gap in (a + 1)..<b { mask[gap * width + x] = value }
+                                filled = true
+                                break
+                            }
+                            b += 1
+                        }
+                    }
+                    a -= 1
+                }
+                y += 1
+            }
+        }
+    }
+
+    /// Fills the holes of a body: background enclosed by it. A hole is
+    /// camouflage (a limb across the torso matching the background), never
+    /// space the camera sees through: nothing on a runner encloses background.
+    private func fillHoles(_ body: Body, value: UInt8) {
+        // Flood the background from the box's border (4-connected), marking it 1 in `core`.
+        for y in body.minY...body.maxY {
+            let c = core + y * width
+            for x in body.minX...body.maxX { c[x] = 0 }
+        }
+        var top = 0
+        for x in body.minX...body.maxX {
+            flood(x, body.minY, value: value, top: &top)
+            flood(x, body.maxY, value: value, top: &top)
+        }
+        for y in body.minY...body.maxY {
+            flood(body.minX, y, value: value, top: &top)
+            flood(body.maxX, y, value: value, top: &top)
+        }
+        while top > 0 {
+            top -= 1
+            let i = Int(stack[top])
+            let x = i % width, y = i / width
+            if x > body.minX { flood(x - 1, y, value: value, top: &top) }
+            if x < body.maxX { flood(x + 1, y, value: value, top: &top) }
+            if y > body.minY { flood(x, y - 1, value: value, top: &top) }
+            if y < body.maxY { flood(x, y + 1, value: value, top: &top) }
+        }
+        for y in body.minY...body.maxY {
+            let line = mask + y * width, c = core + y * width
+            for x in body.minX...body.maxX where line[x] != value && c[x] == 0 { line[x] = value }
+        }
+    }
+
+    /// Marks (x, y) outside the body and pushes it, unless it is body or marked.
+    @inline(__always)
+    private func flood(_ x: Int, _ y: Int, value: UInt8, top: inout Int) {
+        let i = y * width + x
+        if mask[i] != value && core[i] == 0 { core[i] = 1; stack[top] = Int32(i); top += 1 }
+    }
+
+    private func pieceFind(_ i: Int) -> Int {
+        var r = i
+        while Int(pieceParent[r]) != r { r = Int(pieceParent[r]) }
+        return r
+    }
+
+    // MARK: - Torsos
+
+    /// Per body: distance transform, torso half depth, core, spine, and the
+    /// opened torso's left and right front per row.
+    private func findTorsos() {
+        candidateCount = 0
+        for g in 0..<groupCount {
+            let body = groups[g]
+            let value = UInt8(2 + g)
+            distance.compute(mask, value: value, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
+            // The torso half depth: the depth that the deepest 30% of the
+            // upper 60% of the body's rows reach (head, torso, hips: legs side
+            // by side are as deep, and below).
+            var rows = 0
+            let upper = body.minY + Int(0.6 * Double(body.maxY - body.minY))
+            for y in body.minY...upper {
+                var deepest: Int32 = 0
+                let line = mask + y * width, d = distance.squared + y * width
+                for x in body.minX...body.maxX where line[x] == value && d[x] > deepest { deepest = d[x] }
+                if deepest > 0 { scratch[rows] = deepest; rows += 1 }
+            }
+            guard rows >= 4 else { continue }
+            let k = Int(0.7 * Double(rows - 1))
+            let halfDepth = Double(PrecisionDetector.select(scratch, count: rows, rank: k)).squareRoot()
+            let bodyHeight = Double(body.maxY - body.minY + 1)
+            // A person: the torso is deep enough to be seen and between a
+            // thirtieth and a quarter of the silhouette's height (not a line of
+            // pixels from a shifted edge, not a blob); and a person is about
+            // 12 torso half depths tall, however much of the silhouette is
+            // seen: a far figure is too small.
+            guard halfDepth >= max(2.0, 0.012 * Double(height)), halfDepth * 30 >= bodyHeight,
+                  halfDepth * 4 <= bodyHeight,
+                  max(bodyHeight, 12 * halfDepth) >= settings.minBlobHeightFraction * Double(height) else { continue }
+            let first = candidateCount
+            findTorsos(in: g, halfDepth: halfDepth)
+            mergePieces(from: first, halfDepth: halfDepth)
+        }
+    }
+
+    /// A leaning torso's core often breaks in two (the shoulder end and the
+    /// hip end, where an arm or the thighs join); the pieces of one body
+    /// within three half depths of each other in x are one torso.
+    private func mergePieces(from first: Int, halfDepth: Double) {
+        var i = first
+        while i < candidateCount {
+            var j = i + 1
+            while j < candidateCount {
+                guard (candidates[j].centroidX - candidates[i].centroidX).magnitude < 3 * halfDepth else { j += 1; continue }
+                let a = candidates[i], b = candidates[j]
+                let right = rightFront + i * height, left = leftFront + i * height
+                let rightB = rightFront + j * height, leftB = leftFront + j * height
+                for y in b.firstRow...b.lastRow {
+                    if !(right[y] >= rightB[y]) && !rightB[y].isNaN { right[y] = rightB[y] }
+                    if !(left[y] <= leftB[y]) && !leftB[y].isNaN { left[y] = leftB[y] }
+                }
+                let discs = a.discs + b.discs
+                candidates[i].centroidX = (a.centroidX * a.discs + b.centroidX * b.discs) / discs
+                candidates[i].centroidY = (a.centroidY * a.discs + b.centroidY * b.discs) / discs
+                candidates[i].discs = discs
+                candidates[i].firstRow = min(a.firstRow, b.firstRow)
+                candidates[i].lastRow = max(a.lastRow, b.lastRow)
+                // Move the last candidate into j's place.
+                let last = candidateCount - 1
+                if j != last {
+                    candidates[j] = candidates[last]
+                    (rightFront + j * height).update(from: rightFront + last * height, count: height)
+                    (leftFront + j * height).update(from: leftFront + last * height, count: height)
+                }
+                candidateCount -= 1
+            }
+            i += 1
+        }
+    }
+
+    private func findTorsos(in g: Int, halfDepth: Double) {
+        let body = groups[g]
+        let value = UInt8(2 + g)
+        // The core is where the body holds a disc of 0.65 R (connected
+        // enough to follow along the torso); only its pixels holding a disc of
+        // `torsoCoreFraction` x R (more than a head's) make the torso.
+        let coreRadius = 0.65 * halfDepth
+        let coreSquared = Int32((coreRadius * coreRadius).rounded(.up))
+        for y in body.minY...body.maxY {
+            let line = mask + y * width, d = distance.squared + y * width, c = core + y * width
+            for x in body.minX...body.maxX { c[x] = line[x] == value && d[x] >= coreSquared ? 1 : 0 }
+        }
+        coreRuns.label(core, stride: width, value: 1, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
+        let discRadius = settings.torsoCoreFraction * halfDepth
+        let discSquared = Int32((discRadius * discRadius).rounded(.up))
+        let spineLength = settings.torsoSpineHalfDepths * halfDepth
+        for r in 0..<coreRuns.count where coreRuns.root(r) == r {
+            guard candidateCount < PrecisionDetector.maxCandidates else { return }
+            let coreHeight = Double(coreRuns.maxY[r] - coreRuns.minY[r] + 1)
+            guard coreHeight >= 0.8 * halfDepth else { continue }
+            // The core's axis from its second moments; a torso stands within 60 degrees of vertical.
+            var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0
+            for i in 0..<coreRuns.count where coreRuns.root(i) == r {
+                let y = Double(coreRuns.row[i])
+                for x in Int(coreRuns.start[i])...Int(coreRuns.end[i]) {
+                    let fx = Double(x)
+                    n += 1; sx += fx; sy += y; sxx += fx * fx; sxy += fx * y; syy += y * y
+                }
+            }
+            let mx = sx / n, my = sy / n
+            let cxx = sxx / n - mx * mx, cxy = sxy / n - mx * my, cyy = syy / n - my * my
+            let half = (cxx - cyy) / 2
+            let lambda = (cxx + cyy) / 2 + (half * half + cxy * cxy).squareRoot()
+            var ax = cxy, ay = lambda - cxx
+            if ax * ax + ay * ay < 1e-12 { ax = lambda - cyy; ay = cxy }
+            if ax * ax + ay * ay < 1e-12 { ax = 0; ay = 1 }
+            let norm = (ax * ax + ay * ay).squareRoot()
+            ax /= norm; ay /= norm
+            guard ay.magnitude >= 0.5 else { continue }
+            // Mark this core and walk along the axis from each of its pixels.
+            let mark = UInt8(2 + candidateCount)
+            for i in 0..<coreRuns.count where coreRuns.root(i) == r {
+                let line = core + Int(coreRuns.row[i]) * width
+                for x in Int(coreRuns.start[i])...Int(coreRuns.end[i]) { line[x] = mark }
+            }
+            let c = candidateCount
+            let right = rightFront + c * height, left = leftFront + c * height
+            for y in 0..<height { right[y] = .nan; left[y] = .nan }
+            var discs = 0.0, cx = 0.0, cy = 0.0
+            var firstRow = Int.max, lastRow = Int.min
+            for i in 0..<coreRuns.count where coreRuns.root(i) == r {
+                let y = Int(coreRuns.row[i])
+                for x in Int(coreRuns.start[i])...Int(coreRuns.end[i]) {
+                    guard distance.squared[y * width + x] >= discSquared else { continue }
+                    // Along the core's axis, or along a torso's own lean (the
+                    // axis of a whole body leans less than its torso).
+                    var long = axisRun(x: x, y: y, ax: ax, ay: ay, mark: mark, limit: spineLength, body: body) >= spineLength
+                    for k in 0..<PrecisionDetector.spineDirections where !long {
+                        let other = PrecisionDetector.spineDirection(k)
+                        long = axisRun(x: x, y: y, ax: other.x, ay: other.y, mark: mark, limit: spineLength, body: body) >= spineLength
+                    }
+                    guard long else { continue }
+                    discs += 1; cx += Double(x) + 0.5; cy += Double(y) + 0.5
+                    // The spine pixel's own largest disc (its distance reaches the
+                    // next pixel's centre; the edge lies half a pixel short of it).
+                    let radius = Double(distance.squared[y * width + x]).squareRoot() - 0.5
+                    let reach = Int(radius)
+                    for dy in -reach...reach {
+                        let yy = y + dy
+                        guard yy >= 0 && yy < height else { continue }
+                        let h = (radius * radius - Double(dy * dy)).squareRoot()
+                        let r1 = Double(x) + 0.5 + h, l1 = Double(x) + 0.5 - h
+                        if !(right[yy] >= r1) { right[yy] = r1 }
+                        if !(left[yy] <= l1) { left[yy] = l1 }
+                        firstRow = min(firstRow, yy); lastRow = max(lastRow, yy)
+                    }
+                }
+            }
+            guard discs > 0 else { continue }
+            candidates[c] = Torso(group: g, halfDepth: halfDepth, discRadius: discRadius, centroidX: cx / discs,
+                                  centroidY: cy / discs, firstRow: firstRow, lastRow: lastRow, matched: false,
+                                  discs: discs)
+            candidateCount += 1
+        }
+    }
+
+    /// Directions tried for a spine besides the core's axis: vertical and
+    /// leaning 0.4 and 0.8 rad either way (unit vectors).
+    static let spineDirections = 5
+    static func spineDirection(_ k: Int) -> (x: Double, y: Double) {
+        switch k {
+        case 0: return (0, 1)
+        case 1: return (0.389_418, 0.921_061)
+        case 2: return (-0.389_418, 0.921_061)
+        case 3: return (0.717_356, 0.696_707)
+        default: return (-0.717_356, 0.696_707)
+        }
+    }
+
+    /// Length of the core (marked `mark`) along the axis through (x, y), both
+    /// ways, stopping once it reaches `limit`.
+    private func axisRun(x: Int, y: Int, ax: Double, ay: Double, mark: UInt8, limit: Double, body: Body) -> Double {
+        var total = 1.0
+        var direction = 1.0
+        while true {
+            var s = 1.0
+            while total < limit {
+                let px = Int((Double(x) + direction * s * ax).rounded()), py = Int((Double(y) + direction * s * ay).rounded())
+                guard px >= body.minX && px <= body.maxX && py >= body.minY && py <= body.maxY,
+                      core[py * width + px] == mark else { break }
+                total += 1
+                s += 1
+            }
+            if direction < 0 { return total }
+            direction = -1
+        }
+    }
+
+    // MARK: - Tracking and timing
+
+    private func followTorsos(_ frame: LumaFrame) -> DetectedCrossing? {
+        var result: DetectedCrossing?
+        // Each live track takes the nearest torso to where it should be now.
+        for track in tracks where track.active {
+            var best = -1
+            var bestDistance = Double.infinity
+            for c in 0..<candidateCount where !candidates[c].matched {
+                let t = candidates[c]
+                let dx = t.centroidX - (track.centroidX + track.stepX), dy = t.centroidY - track.centroidY
+                // A young track does not know its speed yet: up to 18 m/s at 30 fps.
+                let limitX = 2 * t.halfDepth + 1.5 * track.stepX.magnitude + (track.moves < 2 ? 3 * t.halfDepth : 0)
+                guard dx.magnitude <= limitX, dy.magnitude <= 2 * t.halfDepth else { continue }
+                let d = dx * dx + dy * dy
+                if d < bestDistance { bestDistance = d; best = c }
+            }
+            if best >= 0 {
+                candidates[best].matched = true
+                track.matched = best
+            } else {
+                track.matched = -1
+                track.missed += 1
+                // A torso may be unreadable for a few frames (a limb across
+                // it); the track survives 60 ms, and at least two frames.
+                let gap = max(Int64(FrontTracker.gapFrames), 60_000_000 / max(1, frameIntervalNanos))
+                if Int64(track.missed) > gap {
+                    report(track.tracker.flushPending(), into: &result)
+                    track.end()
+                }
+            }
+        }
+        // New tracks for torsos nobody follows.
+        for c in 0..<candidateCount where !candidates[c].matched {
+            var free: PrecisionTrack?
+            for track in tracks where !track.active && free == nil { free = track }
+            guard let track = free else { break }
+            track.start(centroidX: candidates[c].centroidX, centroidY: candidates[c].centroidY)
+            candidates[c].matched = true
+            track.matched = c
+        }
+        for track in tracks where track.active && track.matched >= 0 {
+            let torso = candidates[track.matched]
+            track.move(toX: torso.centroidX, y: torso.centroidY)
+            let velocity = track.stepX * 1e9 / Double(max(1, frameIntervalNanos))
+            let occupancy = Double(groups[torso.group].maxY - groups[torso.group].minY + 1) / Double(height)
+            guard let direction = track.direction(halfDepth: torso.halfDepth) else {
+                // Until the way it runs is clear, both sides are kept: a torso
+                // first seen close to the line is timed all the same.
+                let right = measureFront(torso, candidate: track.matched, direction: .leftToRight, frame: frame,
+                                         velocity: velocity)
+                let left = measureFront(torso, candidate: track.matched, direction: .rightToLeft, frame: frame,
+                                        velocity: velocity)
+                track.remember(right: right?.front ?? .nan, rightNanos: right?.nanos ?? 0, left: left?.front ?? .nan,
+                               leftNanos: left?.nanos ?? 0, frame: frame, occupancy: occupancy)
+                continue
+            }
+            for k in 0..<track.remembered {
+                let entry = track.backlog[k]
+                let front = direction == .leftToRight ? entry.right : entry.left
+                guard !front.isNaN else { continue }
+                let then = LumaFrame(pixels: frame.pixels, width: frame.width, height: frame.height, rowStride: frame.rowStride,
+                                     pixelStride: frame.pixelStride, timestampNanos: entry.frameNanos, sequence: entry.sequence)
+                report(track.tracker.add(front: front, atNanos: direction == .leftToRight ? entry.rightNanos : entry.leftNanos,
+                                         direction: direction, frame: then, occupancy: entry.occupancy), into: &result)
+            }
+            track.remembered = 0
+            guard let sample = measureFront(torso, candidate: track.matched, direction: direction, frame: frame,
+                                            velocity: velocity) else { continue }
+            lastFront = sample.front
+            lastFrontNanos = sample.nanos
+            lastHalfDepth = torso.halfDepth
+            report(track.tracker.add(front: sample.front, atNanos: sample.nanos, direction: direction, frame: frame,
+                                     occupancy: occupancy), into: &result)
+        }
+        return result
+    }
+
+    /// Keeps the first crossing of the frame unless one was reported within the cooldown.
+    private func report(_ crossing: DetectedCrossing?, into result: inout DetectedCrossing?) {
+        guard let crossing, result == nil else { return }
+        if lastReportedNanos != Int64.min && crossing.timeNanos - lastReportedNanos < settings.cooldownNanos { return }
+        result = crossing
+        lastReportedNanos = crossing.timeNanos
+    }
+
+    /// The exposure instant of work row `y` (rolling shutter: source row r is
+    /// exposed readout x r / H after the top row).
+    @inline(__always)
+    func rowNanos(_ y: Int, frame: LumaFrame) -> Int64 {
+        let f = image.factor
+        let sourceRow = Double(y * f) + Double(f - 1) / 2
+        return frame.timestampNanos + Int64((Double(settings.readoutNanos) * sourceRow / Double(image.sourceHeight)).rounded())
+    }
+
+    struct FrontSample { var front: Double; var nanos: Int64 }
+
+    /// The torso's front this frame: each row's sub-pixel edge where the
+    /// silhouette agrees with the opened torso, brought to one instant with
+    /// the rolling shutter, and the most forward row that two of its four
+    /// nearest rows support.
+    private func measureFront(_ torso: Torso, candidate c: Int, direction: CrossingDirection, frame: LumaFrame,
+                              velocity: Double) -> FrontSample? {
+        let forward = direction == .leftToRight ? 1 : -1
+        let opened = (forward > 0 ? rightFront : leftFront) + c * height
+        let value = UInt8(2 + torso.group)
+        // From the top of the torso down to about the hips (5 R, 0.75 m): the
+        // most forward point of a torso is its shoulder or its flat front,
+        // never lower; below are the thighs, as thick when side by side.
+        let firstRow = torso.firstRow
+        let lastRow = min(torso.lastRow, torso.firstRow + Int(5 * torso.halfDepth))
+        guard firstRow <= lastRow else { return nil }
+        let referenceNanos = rowNanos((firstRow + lastRow) / 2, frame: frame)
+        let speed = Double(forward) * velocity
+        let blur = velocity.magnitude * Double(settings.exposureNanos) / 1e9
+        for y in firstRow...lastRow {
+            rowAligned[y] = .nan
+            let o = opened[y]
+            guard !o.isNaN, let edge = subPixelEdge(row: y, opened: o, radius: torso.discRadius, forward: forward,
+                                                    value: value, blur: blur) else { continue }
+            rowEdge[y] = edge.position
+            rowLuma[y] = edge.torsoLuma
+            let lag = Double(rowNanos(y, frame: frame) - referenceNanos) / 1e9
+            rowAligned[y] = Double(forward) * edge.position - speed * lag
+        }
+        // Rows whose edge is not the torso's colour are a limb's (an arm
+        // crossing the torso's front) or the head's. The torso's colour: the
+        // one most rows of the upper part share (the arm hangs from the
+        // shoulder over the lower part; the head covers a few top rows).
+        var n = 0
+        for y in firstRow...lastRow where !rowAligned[y].isNaN { n += 1 }
+        guard n >= 3 else { return nil }
+        let upper = max(3, (n * 3 + 4) / 5)
+        var bestCount = 0
+        var torsoLuma = 0.0
+        var seenA = 0
+        for a in firstRow...lastRow where !rowAligned[a].isNaN && seenA < upper {
+            seenA += 1
+            var count = 0, seenB = 0
+            for b in firstRow...lastRow where !rowAligned[b].isNaN && seenB < upper {
+                seenB += 1
+                if (rowLuma[b] - rowLuma[a]).magnitude <= 2 * Double(threshold[b]) { count += 1 }
+            }
+            if count > bestCount { bestCount = count; torsoLuma = rowLuma[a] }
+        }
+        for y in firstRow...lastRow where !rowAligned[y].isNaN {
+            if (rowLuma[y] - torsoLuma).magnitude > 2 * Double(threshold[y]) { rowAligned[y] = .nan }
+        }
+        // The most forward row where the front is locally flat: at least two
+        // of its four nearest rows agree with it, to within what a torso's
+        // round top allows. A limb leaving the torso at an angle makes a ramp
+        // of rows, each ahead of the next: no two of them agree.
+        var bestValue = -Double.infinity
+        var bestRow = -1
+        for y in firstRow...lastRow {
+            let v = rowAligned[y]
+            if v.isNaN || v <= bestValue { continue }
+            var agree = 0
+            for dy in -2...2 where dy != 0 {
+                let yy = y + dy
+                guard yy >= firstRow && yy <= lastRow else { continue }
+                let n = rowAligned[yy]
+                if !n.isNaN && (n - v).magnitude <= 0.15 + 0.75 * Double(dy * dy) / torso.halfDepth { agree += 1 }
+            }
+            if agree >= 2 { bestValue = v; bestRow = y }
+        }
+        guard bestRow >= 0 else { return nil }
+        // With the rows that agree with it, the top of a parabola through
+        // them (sensor noise averages out; a round shoulder falls away from
+        // its top as dy^2 / 2R, which the parabola undoes), at the best row's instant.
+        var m = 0.0, sx = 0.0, su = 0.0, sxx = 0.0, sxu = 0.0
+        for dy in -2...2 {
+            let yy = bestRow + dy
+            guard yy >= firstRow && yy <= lastRow else { continue }
+            let u = rowAligned[yy]
+            if !u.isNaN && (u - bestValue).magnitude <= 0.15 + 0.75 * Double(dy * dy) / torso.halfDepth {
+                let x = Double(dy * dy)
+                m += 1; sx += x; su += u; sxx += x * x; sxu += x * u
+            }
+        }
+        var top = su / m
+        let spread = m * sxx - sx * sx
+        if spread > 0 {
+            // The fall-off, no steeper than the torso's own roundness and never a rise.
+            let fall = min(0, max(-1 / torso.halfDepth, (m * sxu - sx * su) / spread))
+            top = (su - fall * sx) / m
+        }
+        let bestNanos = rowNanos(bestRow, frame: frame)
+        let shift = speed * Double(bestNanos - referenceNanos) / 1e9
+        return FrontSample(front: Double(forward) * (top + shift), nanos: bestNanos)
+    }
+
+    /// The torso's edge in row `y` to a fraction of a pixel, or nil when the
+    /// silhouette there runs on past the opened torso (a limb joins it), hits
+    /// the frame's side, or the torso is too close to the background's luma.
+    /// From a pixel of the torso just behind its (motion-blurred) edge, each
+    /// pixel's coverage is its luma's place between background and torso;
+    /// their sum is the edge.
+    private func subPixelEdge(row y: Int, opened o: Double, radius: Double, forward: Int, value: UInt8,
+                              blur: Double) -> (position: Double, torsoLuma: Double)? {
+        let line = mask + y * width
+        let deep = forward > 0 ? Int((o - radius).rounded(.down)) : Int((o + radius).rounded(.down))
+        guard deep >= 1 && deep < width - 1, line[deep] == value else { return nil }
+        var last = deep
+        while last + forward >= 0 && last + forward < width && line[last + forward] == value { last += forward }
+        guard last + forward >= 1 && last + forward < width - 1 else { return nil }
+        let silhouetteEdge = forward > 0 ? Double(last + 1) : Double(last)
+        guard (silhouetteEdge - o) * Double(forward) <= max(1.5, 0.25 * radius / settings.torsoCoreFraction) else { return nil }
+        // The torso's own luma: the first pixel behind the (motion-blurred)
+        // edge that the next one in agrees with; none before the deep pixel:
+        // an arm across the torso, a seam, no clean edge, no estimate.
+        let pixels = current + y * width
+        let model = background + y * width
+        let g = Double(gain[y]) / 268_435_456
+        let tolerance = Double(threshold[y])
+        var anchor = last - forward * max(1, Int(blur.rounded(.down)))
+        while (anchor - deep) * forward > 0
+                && (Double(pixels[anchor - forward]) - Double(pixels[anchor])).magnitude > tolerance {
+            anchor -= forward
+        }
+        guard (anchor - deep) * forward > 0 else { return nil }
+        let torso = Double(pixels[anchor])
+        let minimumContrast = max(16, 3 * tolerance)
+        // A torso pixel unlike its own background (a filled hole is not torso).
+        guard (torso - Double(model[anchor]) * g).magnitude >= minimumContrast else { return nil }
+        var sum = 0.0
+        var x = anchor + forward
+        // Through the silhouette's end and one pixel past it (the faint end
+        // of a blurred edge), if that one is background.
+        let stop = last + forward
+        while x >= 0 && x < width {
+            let beyond = (x - last) * forward > 0
+            if beyond && line[x] != 0 { break }
+            let b = Double(model[x]) * g
+            let contrast = torso - b
+            guard contrast.magnitude >= minimumContrast else {
+                if beyond { break }
+                return nil
+            }
+            sum += min(1, max(0, (Double(pixels[x]) - b) / contrast))
+            if x == stop { break }
+            x += forward
+        }
+        return (forward > 0 ? Double(anchor) + 1 + sum : Double(anchor) - sum, torso)
+    }
+
+    private func updateState(_ frame: LumaFrame) {
+        var pending = false
+        for track in tracks where track.active && track.tracker.hasPendingCrossing { pending = true }
+        if pending {
+            state = .postroll
+        } else if lastReportedNanos != Int64.min && frame.timestampNanos - lastReportedNanos < settings.cooldownNanos {
+            state = .cooldown
+        } else {
+            var onLine = false
+            let gate = Int(gateX)
+            for g in 0..<groupCount where groups[g].minX <= gate && groups[g].maxX >= gate { onLine = true }
+            state = onLine && state == .waitingForClear ? .waitingForClear : .armed
+        }
+    }
+
+    /// The `rank`-th smallest of `count` values (they are reordered).
+    static func select(_ values: UnsafeMutablePointer<Int32>, count: Int, rank: Int) -> Int32 {
+        var low = 0, high = count - 1
+        while low < high {
+            let pivot = values[(low + high) / 2]
+            var i = low, j = high
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j { let v = values[i]; values[i] = values[j]; values[j] = v; i += 1; j -= 1 }
+            }
+            if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
+        }
+        return values[rank]
+    }
+}
+
+/// One torso followed from frame to frame, with its own front tracker.
+final class PrecisionTrack {
+    let tracker: FrontTracker
+    private(set) var active = false
+    private(set) var centroidX = 0.0
+    private(set) var centroidY = 0.0
+    /// The centroid's motion per frame, smoothed.
+    private(set) var stepX = 0.0
+    var missed = 0
+    /// This frame's candidate, or -1.
+    var matched = -1
+    /// Frames it has moved through.
+    private(set) var moves = 0
+
+    /// Both sides' fronts of the frames before the direction was clear.
+    struct Remembered {
+        var right = Double.nan, rightNanos: Int64 = 0
+        var left = Double.nan, leftNanos: Int64 = 0
+        var frameNanos: Int64 = 0
+        var sequence: UInt32 = 0
+        var occupancy = 0.0
+    }
+    let backlog: UnsafeMutablePointer<Remembered>
+    let backlogCapacity: Int
+    var remembered = 0
+
+    init(tracker: FrontTracker) {
+        self.tracker = tracker
+        backlogCapacity = tracker.settings.fitSamples
+        backlog = .allocate(capacity: backlogCapacity)
+        backlog.initialize(repeating: Remembered(), count: backlogCapacity)
+    }
+
+    deinit { backlog.deallocate() }
+
+    /// Keeps the last `backlogCapacity` frames' fronts, oldest first.
+    func remember(right: Double, rightNanos: Int64, left: Double, leftNanos: Int64, frame: LumaFrame, occupancy: Double) {
+        if remembered == backlogCapacity {
+            for k in 1..<backlogCapacity { backlog[k - 1] = backlog[k] }
+            remembered -= 1
+        }
+        backlog[remembered] = Remembered(right: right, rightNanos: rightNanos, left: left, leftNanos: leftNanos,
+                                         frameNanos: frame.timestampNanos, sequence: frame.sequence, occupancy: occupancy)
+        remembered += 1
+    }
+
+    /// Where the direction was last settled, and which way it is.
+    private var anchorX = 0.0
+    private var settled: CrossingDirection?
+
+    func start(centroidX: Double, centroidY: Double) {
+        tracker.reset()
+        active = true
+        self.centroidX = centroidX
+        self.centroidY = centroidY
+        anchorX = centroidX
+        settled = nil
+        remembered = 0
+        stepX = 0
+        missed = 0
+        moves = 0
+    }
+
+    func move(toX x: Double, y: Double) {
+        let step = x - centroidX
+        stepX = moves == 0 ? step : 0.5 * stepX + 0.5 * step
+        if moves > 0 || step != 0 { moves += 1 }
+        centroidX = x
+        centroidY = y
+        missed = 0
+    }
+
+    /// The direction of travel once the torso has moved half its half depth
+    /// (a torso's centroid jitters by a pixel or two as limbs cross it); it
+    /// turns only after a full half depth the other way.
+    func direction(halfDepth: Double) -> CrossingDirection? {
+        let moved = centroidX - anchorX
+        let needed = settled == nil ? max(2, 0.5 * halfDepth) : max(3, halfDepth)
+        if moved >= needed {
+            if settled != .leftToRight { settled = .leftToRight }
+            anchorX = centroidX
+        } else if moved <= -needed {
+            if settled != .rightToLeft { settled = .rightToLeft }
+            anchorX = centroidX
+        } else if let settled, (settled == .leftToRight ? moved > 0 : moved < 0) {
+            // Keep the anchor at the farthest point along the settled direction.
+            anchorX = centroidX
+        }
+        return settled
+    }
+
+    func end() {
+        active = false
+        tracker.reset()
+    }
+}

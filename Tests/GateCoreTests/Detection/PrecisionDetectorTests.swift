@@ -1,0 +1,134 @@
+import Testing
+@testable import GateCore
+
+@Suite struct PrecisionDetectorTests {
+    static func errorMs(_ crossing: DetectedCrossing, _ truth: Double) -> Double {
+        (Double(crossing.timeNanos) / 1e9 - truth) * 1000
+    }
+
+    @Test func calibratesFromHalfASecondOfTheEmptySceneThenArms() {
+        var scene = PrecisionScene()
+        scene.runners = []
+        var states: [PrecisionDetector.State] = []
+        let found = scene.detect(seconds: 0.7) { detector, _ in states.append(detector.state) }
+        #expect(found.isEmpty)
+        // 30 frames spread over 0.5 s: at 120 fps every other frame, calibrated by frame 59.
+        #expect(states[40] == .calibrating)
+        #expect(states.last == .armed)
+        #expect(states.firstIndex { $0 != .calibrating }.map { $0 >= 55 && $0 <= 62 } == true)
+    }
+
+    @Test func calibrationLearnsEachRowsNoiseAndTheBackground() {
+        var scene = PrecisionScene()
+        scene.runners = []
+        scene.noise = 3
+        var detector: PrecisionDetector?
+        _ = scene.detect(seconds: 0.6) { d, _ in detector = d }
+        let d = try! #require(detector)
+        #expect(d.isCalibrated)
+        // The background model is the scene (a post at x = 32 in the work image: 40-pixel spacing, shifted by 8).
+        let row = 120
+        let plain = Double(d.background[row * d.width + 20]) / 65536
+        let post = Double(d.background[row * d.width + 32]) / 65536
+        #expect(abs(plain - 140) < 1 && abs(post - 112) < 1, "background \(plain), post \(post)")
+        // Threshold: four sigmas of a noise of 3 (uniform, sigma 3) is 12: between 8 and 16.
+        #expect(d.threshold[row] >= 8 && d.threshold[row] <= 16, "threshold \(d.threshold[row])")
+    }
+
+    @Test func anUprightTorsoIsTimedToATenthOfAMillisecond() throws {
+        let scene = PrecisionScene()
+        let found = scene.detect(seconds: 1.2)
+        try #require(found.count == 1)
+        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.2, "error \(Self.errorMs(found[0], scene.truth())) ms")
+        #expect(found[0].direction == .leftToRight)
+        #expect(abs(found[0].velocityWorkPixelsPerSecond - 640) < 20)
+    }
+
+    @Test(arguments: [0.3, 0.6])
+    func aLeaningTorsoIsTimedAtItsFront(lean: Double) throws {
+        // The shoulder leads: a front taken lower down, or the head (ahead of it), would be off by many ms.
+        var scene = PrecisionScene()
+        scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: lean)]
+        let found = scene.detect(seconds: 1.2)
+        try #require(found.count == 1)
+        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.3, "lean \(lean): error \(Self.errorMs(found[0], scene.truth())) ms")
+    }
+
+    @Test func aForearmHeldAheadDoesNotMoveTheTime() throws {
+        var scene = PrecisionScene()
+        scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: 0.2, armReach: 24)]
+        let found = scene.detect(seconds: 1.2)
+        try #require(found.count == 1)
+        // 24 px ahead at 400 px/s would be 60 ms early if the arm counted.
+        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.3, "error \(Self.errorMs(found[0], scene.truth())) ms")
+    }
+
+    @Test func rollingShutterRowsAreTimedAtTheirOwnExposure() throws {
+        // Rendered with a 10 ms readout and declared so: the torso's rows
+        // were exposed up to 10 ms after the top row, and the crossing is
+        // still the physical instant.
+        var scene = PrecisionScene()
+        scene.readout = 0.010
+        let found = scene.detect(seconds: 1.2)
+        try #require(found.count == 1)
+        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.2, "error \(Self.errorMs(found[0], scene.truth())) ms")
+    }
+
+    @Test func aSecondRunnerHalfASecondBehindIsTimedToo() throws {
+        var scene = PrecisionScene()
+        scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 320), PrecisionScene.Runner(crossing: 1.4, speed: 320)]
+        let found = scene.detect(seconds: 1.7)
+        try #require(found.count == 2, "\(found.count) crossings")
+        #expect(abs(Self.errorMs(found[0], scene.truth(0))) < 0.3)
+        #expect(abs(Self.errorMs(found[1], scene.truth(1))) < 0.3)
+    }
+
+    @Test func aCloudDoesNotTrigger() {
+        var scene = PrecisionScene()
+        scene.runners = []
+        scene.lightStepAt = 0.8
+        scene.lightFactor = 0.65
+        var states: [PrecisionDetector.State] = []
+        #expect(scene.detect(seconds: 1.3) { d, _ in states.append(d.state) }.isEmpty)
+        #expect(states.last == .armed)
+    }
+
+    @Test func aRunnerAfterACloudIsStillTimed() throws {
+        var scene = PrecisionScene()
+        scene.lightStepAt = 0.6
+        scene.lightFactor = 0.7
+        scene.runners = [PrecisionScene.Runner(crossing: 1.1, speed: 640)]
+        let found = scene.detect(seconds: 1.4)
+        try #require(found.count == 1)
+        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.3)
+    }
+
+    @Test func aBumpedCameraDoesNotTriggerAndIsLearnt() {
+        var scene = PrecisionScene()
+        scene.runners = []
+        scene.shiftAt = 0.7
+        scene.shift = 3
+        var silhouettes: [Int] = []
+        #expect(scene.detect(seconds: 1.6) { d, _ in
+            var n = 0
+            for i in 0..<(d.width * d.height) where d.mask[i] != 0 { n += 1 }
+            silhouettes.append(n)
+        }.isEmpty)
+        // The shifted posts stand out at first, then become background.
+        #expect(silhouettes[90] > 100)
+        #expect(silhouettes.last == 0)
+    }
+
+    @Test func aBallRollingThroughTheGateDoesNotTrigger() {
+        var scene = PrecisionScene()
+        scene.runners = []
+        scene.ballRadius = 9
+        scene.ballSpeed = 400
+        #expect(scene.detect(seconds: 1.2).isEmpty)
+    }
+
+    @Test func modeSelectsThePrecisionDetector() {
+        let detector = CrossingDetector(mode: .precision, width: 320, height: 240, settings: DetectorSettings())
+        #expect(detector?.mode == .precision)
+    }
+}

@@ -1,0 +1,170 @@
+@testable import GateCore
+
+/// A side-view figure drawn without the simulator, for precision mode's
+/// tests: a torso (a capsule that may lean), a head, two legs and an
+/// optional forearm held ahead, over a background with posts, each pixel
+/// its area coverage (four sub-rows, exact spans across), a little noise.
+/// Units are pixels of a 320 x 240 frame at 80 pixels per metre; the
+/// runner moves left to right at `speed` and its torso front reaches
+/// `gateX` at `crossing` seconds.
+struct PrecisionScene {
+    var width = 320
+    var height = 240
+    var fps = 120.0
+    /// Sensor readout, top row to bottom row (rolling shutter), seconds.
+    var readout = 0.0
+    var background = 140.0
+    var post = 112.0
+    var torsoLuma = 40.0
+    var skinLuma = 175.0
+    var legLuma = 80.0
+    var noise = 1.5
+    /// Runners: crossing instant (s), speed (px/s), lean (rad), forearm reach ahead of the torso front (px).
+    struct Runner {
+        var crossing = 0.9
+        var speed = 640.0
+        var lean = 0.0
+        var armReach = 0.0
+    }
+    var runners = [Runner()]
+    var gateX = 160.0
+    /// From `lightStepAt` seconds every luma is multiplied by `lightFactor` (a cloud).
+    var lightStepAt = Double.infinity
+    var lightFactor = 1.0
+    /// From `shiftAt` seconds the whole view is shifted by `shift` pixels (a bumped camera).
+    var shiftAt = Double.infinity
+    var shift = 0
+    /// A ball rolling low from the left edge at 0.6 s: radius px, speed px/s (0: none).
+    var ballRadius = 0.0
+    var ballSpeed = 0.0
+
+    static let scale = 80.0          // pixels per metre
+    static let ground = 230.0        // image row of the ground
+    static let torsoRadius = 0.15 * scale
+
+    struct Capsule {
+        var ax: Double, ay: Double, bx: Double, by: Double, r: Double
+        /// The x interval inside the capsule on the horizontal line at y.
+        func span(atY y: Double) -> (Double, Double)? {
+            var low = Double.infinity, high = -Double.infinity
+            func disc(_ cx: Double, _ cy: Double) {
+                let d = r * r - (y - cy) * (y - cy)
+                if d >= 0 { let h = d.squareRoot(); low = min(low, cx - h); high = max(high, cx + h) }
+            }
+            disc(ax, ay); disc(bx, by)
+            let dx = bx - ax, dy = by - ay
+            let length = (dx * dx + dy * dy).squareRoot()
+            if length > 1e-9 {
+                let nx = -dy / length * r, ny = dx / length * r
+                let corners = [(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]
+                for k in 0..<4 {
+                    let p = corners[k], q = corners[(k + 1) % 4]
+                    guard (p.1 <= y && q.1 >= y) || (q.1 <= y && p.1 >= y), p.1 != q.1 else { continue }
+                    let x = p.0 + (y - p.1) / (q.1 - p.1) * (q.0 - p.0)
+                    low = min(low, x); high = max(high, x)
+                }
+            }
+            return low <= high ? (low, high) : nil
+        }
+    }
+
+    /// Torso front at time t (pixels): it reaches gateX at the crossing.
+    func front(_ runner: Runner, at t: Double) -> Double { gateX + runner.speed * (t - runner.crossing) }
+
+    /// The parts of a runner at time t, back to front, with their luma (image rows grow downwards).
+    func parts(_ runner: Runner, at t: Double) -> [(Capsule, Double)] {
+        let s = PrecisionScene.scale, g = PrecisionScene.ground, r = PrecisionScene.torsoRadius
+        let reach = 0.5 * s * PortableMath.sin(runner.lean) + r
+        let hipX = front(runner, at: t) - reach, hipY = g - 0.95 * s
+        let topX = hipX + 0.5 * s * PortableMath.sin(runner.lean), topY = hipY - 0.5 * s * PortableMath.cos(runner.lean)
+        let headX = hipX + 0.7 * s * PortableMath.sin(runner.lean) + 0.07 * s, headY = hipY - 0.7 * s * PortableMath.cos(runner.lean)
+        var parts: [(Capsule, Double)] = [
+            (Capsule(ax: hipX - 0.1 * s, ay: hipY, bx: hipX - 0.2 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
+            (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r), torsoLuma),
+            (Capsule(ax: headX, ay: headY, bx: headX, by: headY, r: 0.11 * s), skinLuma),
+            (Capsule(ax: hipX + 0.1 * s, ay: hipY, bx: hipX + 0.15 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
+        ]
+        if runner.armReach > 0 {
+            // A forearm held level at chest height, from inside the torso to ahead of it.
+            let y = hipY - 0.35 * s
+            let frontX = front(runner, at: t)
+            parts.append((Capsule(ax: frontX - r, ay: y, bx: frontX + runner.armReach, by: y, r: 0.045 * s), skinLuma))
+        }
+        return parts
+    }
+
+    func backgroundLuma(x: Int, y: Int) -> Double {
+        var v = y < 60 ? 170.0 : (Double(y) < PrecisionScene.ground ? background : 105)
+        if y >= 60 && Double(y) < PrecisionScene.ground - 40 && x % 40 < 3 { v = post }
+        return v
+    }
+
+    func render(frame index: Int, into pixels: UnsafeMutablePointer<UInt8>) {
+        var random = UInt64(truncatingIfNeeded: index &* 0x9E37_79B9 &+ 12345)
+        let t0 = Double(index) / fps
+        var row = [Double](repeating: 0, count: width)
+        for y in 0..<height {
+            let t = t0 + readout * Double(y) / Double(height)
+            let dx = t >= shiftAt ? shift : 0
+            for x in 0..<width { row[x] = backgroundLuma(x: x + dx + 8, y: y) }
+            var layer = row
+            var cover = [Double](repeating: 0, count: width)
+            // Four sub-rows: coverage of each part, painted back to front.
+            for runner in runners {
+                for (capsule, luma) in parts(runner, at: t) {
+                    for x in 0..<width { cover[x] = 0 }
+                    for k in 0..<4 {
+                        let yy = Double(y) + (Double(k) + 0.5) / 4
+                        guard let (low, high) = capsule.span(atY: yy) else { continue }
+                        let first = max(0, Int(low.rounded(.down))), last = min(width - 1, Int(high.rounded(.down)))
+                        if first > last { continue }
+                        for x in first...last { cover[x] += max(0, min(high, Double(x + 1)) - max(low, Double(x))) / 4 }
+                    }
+                    for x in 0..<width where cover[x] > 0 { layer[x] = layer[x] * (1 - cover[x]) + luma * cover[x] }
+                }
+            }
+            if ballRadius > 0 {
+                let bx = ballSpeed * (t - 0.6) - ballRadius, by = PrecisionScene.ground - ballRadius
+                let ball = Capsule(ax: bx, ay: by, bx: bx, by: by, r: ballRadius)
+                for x in 0..<width { cover[x] = 0 }
+                for k in 0..<4 {
+                    let yy = Double(y) + (Double(k) + 0.5) / 4
+                    guard let (low, high) = ball.span(atY: yy) else { continue }
+                    let first = max(0, Int(low.rounded(.down))), last = min(width - 1, Int(high.rounded(.down)))
+                    if first > last { continue }
+                    for x in first...last { cover[x] += max(0, min(high, Double(x + 1)) - max(low, Double(x))) / 4 }
+                }
+                for x in 0..<width where cover[x] > 0 { layer[x] = layer[x] * (1 - cover[x]) + 60 * cover[x] }
+            }
+            let light = t >= lightStepAt ? lightFactor : 1
+            for x in 0..<width {
+                random = random &* 6364136223846793005 &+ 1442695040888963407
+                let n = (Double(random >> 40) / Double(1 << 24) - 0.5) * 2 * noise * 1.73
+                pixels[y * width + x] = UInt8(max(0, min(255, (layer[x] * light + n).rounded())))
+            }
+        }
+    }
+
+    /// When runner k's torso front reaches the gate (seconds).
+    func truth(_ k: Int = 0) -> Double { runners[k].crossing }
+
+    /// Runs precision mode over `seconds` of frames; returns its crossings.
+    func detect(seconds: Double, settings: DetectorSettings = DetectorSettings(),
+                inspect: ((PrecisionDetector, Int) -> Void)? = nil) -> [DetectedCrossing] {
+        var s = settings
+        s.gatePosition = gateX / Double(width)
+        s.readoutNanos = Int64((readout * 1e9).rounded())
+        let detector = PrecisionDetector(width: width, height: height, settings: s)
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
+        defer { pixels.deallocate() }
+        var found: [DetectedCrossing] = []
+        for i in 0..<Int(seconds * fps) {
+            render(frame: i, into: pixels)
+            let frame = LumaFrame(pixels: pixels, width: width, height: height, rowStride: width,
+                                  timestampNanos: Int64((Double(i) / fps * 1e9).rounded()), sequence: UInt32(i))
+            if let c = detector.process(frame) { found.append(c) }
+            inspect?(detector, i)
+        }
+        return found
+    }
+}
