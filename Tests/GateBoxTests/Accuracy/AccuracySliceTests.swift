@@ -7,7 +7,9 @@ import GateSim
 /// factor the detector already handles, at a size a debug build renders
 /// quickly, with the bounds measured for them (see the issue notes).
 @Suite struct AccuracySliceTests {
-    static func errors(of clip: ClipSpec) -> (errorsMs: [Double], misses: Int, falseTriggers: Int) {
+    /// Renders `clip`, runs `mode` over it in the Y4M time base and matches
+    /// crossings to the truth (within 60 ms; the rest are false triggers).
+    static func errors(of clip: ClipSpec, mode: DetectionMode = .photoFinish) -> (errorsMs: [Double], misses: Int, falseTriggers: Int) {
         let renderer = clip.renderer()
         let w = clip.camera.width, h = clip.camera.height
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h)
@@ -16,7 +18,7 @@ import GateSim
         settings.gatePosition = clip.gatePosition
         settings.readoutNanos = clip.camera.readoutNanos
         settings.exposureNanos = clip.camera.exposureNanos
-        let detector = CrossingDetector(mode: .photoFinish, width: w, height: h, settings: settings)!
+        let detector = CrossingDetector(mode: mode, width: w, height: h, settings: settings)!
         var found: [Int64] = []
         for i in 0..<clip.frameCount {
             let t = clip.timestampNanos(frame: i)

@@ -9,40 +9,10 @@ import GateSim
 /// well inside the targets (p95 of 1 ms at 120 fps, 4 ms at 30).
 @Suite struct PrecisionAccuracyTests {
     static func run(_ clip: ClipSpec) -> (errorsMs: [Double], misses: Int, falseTriggers: Int) {
-        let renderer = clip.renderer()
-        let w = clip.camera.width, h = clip.camera.height
-        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h)
-        defer { pixels.deallocate() }
-        var settings = DetectorSettings()
-        settings.gatePosition = clip.gatePosition
-        settings.readoutNanos = clip.camera.readoutNanos
-        settings.exposureNanos = clip.camera.exposureNanos
-        let detector = CrossingDetector(mode: .precision, width: w, height: h, settings: settings)!
-        var found: [Int64] = []
-        for i in 0..<clip.frameCount {
-            let t = clip.timestampNanos(frame: i)
-            renderer.render(topRowNanos: t, frameIndex: UInt64(i), into: pixels)
-            if let c = detector.process(LumaFrame(pixels: pixels, width: w, height: h, rowStride: w,
-                                                  timestampNanos: t, sequence: UInt32(i))) { found.append(c.timeNanos) }
-        }
-        var errors: [Double] = [], misses = 0
-        for truth in clip.truthNanos {
-            if let k = found.indices.min(by: { abs(found[$0] - truth) < abs(found[$1] - truth) }), abs(found[k] - truth) < 60_000_000 {
-                errors.append(Double(found[k] - truth) / 1e6)
-                found.remove(at: k)
-            } else {
-                misses += 1
-            }
-        }
-        return (errors, misses, found.count)
+        AccuracySliceTests.errors(of: clip, mode: .precision)
     }
 
-    static func small(_ clip: ClipSpec) -> ClipSpec {
-        var c = clip
-        c.camera.width = 320
-        c.camera.height = 240
-        return c
-    }
+    static func small(_ clip: ClipSpec) -> ClipSpec { AccuracySliceTests.small(clip) }
 
     @Test(arguments: ["lean", "accelerating", "readout", "flicker", "fps30", "clean"])
     func torsosAreTimedToTheirFront(factor: String) {
