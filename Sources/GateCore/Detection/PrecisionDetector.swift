@@ -337,32 +337,8 @@ public final class PrecisionDetector {
     private func fillCamouflage(_ body: Body, value: UInt8) {
         let longest = max(2, (body.maxY - body.minY + 1) / 10)
         for y in body.minY...body.maxY {
-            let line = mask + y * width, pixels = current + y * width
             let tolerance = 2 * Int(threshold[y])
-            var x = body.minX + 1
-            while x <= body.maxX {
-                // x: the first pixel of a gap after a body pixel.
-                guard line[x] != value && line[x - 1] == value else { x += 1; continue }
-                var filled = false
-                var a = x - 1
-                while a >= max(body.minX, x - 1 - longest / 2) && !filled {
-                    if line[a] == value {
-                        let luma = Int(pixels[a])
-                        var b = x + 1
-                        while b <= min(body.maxX, a + longest + 1) {
-                            let difference = Int(pixels[b]) - luma
-                            if line[b] == value && difference <= tolerance && difference >= -tolerance {
-                                for gap in (a + 1)..<b { line[gap] = value }
-                                filled = true
-                                break
-                            }
-                            b += 1
-                        }
-                    }
-                    a -= 1
-                }
-                x += 1
-            }
+            fillGaps(start: y * width, stride: 1, range: body.minX...body.maxX, longest: longest, value: value) { _ in tolerance }
         }
     }
 
@@ -371,31 +347,42 @@ public final class PrecisionDetector {
     private func fillCamouflageVertically(_ body: Body, value: UInt8) {
         let longest = max(2, (body.maxY - body.minY + 1) / 10)
         for x in body.minX...body.maxX {
-            var y = body.minY + 1
-            while y <= body.maxY {
-                let i = y * width + x
-                guard mask[i] != value && mask[i - width] == value else { y += 1; continue }
-                let tolerance = 2 * Int(threshold[y])
-                var filled = false
-                var a = y - 1
-                while a >= max(body.minY, y - 1 - longest / 2) && !filled {
-                    if mask[a * width + x] == value {
-                        let luma = Int(current[a * width + x])
-                        var b = y + 1
-                        while b <= min(body.maxY, a + longest + 1) {
-                            let difference = Int(current[b * width + x]) - luma
-                            if mask[b * width + x] == value && difference <= tolerance && difference >= -tolerance {
-                                for gap in (a + 1)..<b { mask[gap * width + x] = value }
-                                filled = true
-                                break
-                            }
-                            b += 1
-                        }
-                    }
-                    a -= 1
-                }
-                y += 1
+            fillGaps(start: x, stride: width, range: body.minY...body.maxY, longest: longest, value: value) { y in
+                2 * Int(threshold[y])
             }
+        }
+    }
+
+    /// Along one line of the mask (positions `range`, `stride` apart from
+    /// `start`: 1 along a row, `width` down a column), fills each gap after
+    /// a body pixel that ends, within `longest`, at a body pixel of the same
+    /// luma (within `tolerance(position)`, taken where the gap starts).
+    private func fillGaps(start: Int, stride: Int, range: ClosedRange<Int>, longest: Int, value: UInt8,
+                          tolerance: (Int) -> Int) {
+        var x = range.lowerBound + 1
+        while x <= range.upperBound {
+            // x: the first position of a gap after a body pixel.
+            guard mask[start + x * stride] != value && mask[start + (x - 1) * stride] == value else { x += 1; continue }
+            let limit = tolerance(x)
+            var filled = false
+            var a = x - 1
+            while a >= max(range.lowerBound, x - 1 - longest / 2) && !filled {
+                if mask[start + a * stride] == value {
+                    let luma = Int(current[start + a * stride])
+                    var b = x + 1
+                    while b <= min(range.upperBound, a + longest + 1) {
+                        let difference = Int(current[start + b * stride]) - luma
+                        if mask[start + b * stride] == value && difference <= limit && difference >= -limit {
+                            for gap in (a + 1)..<b { mask[start + gap * stride] = value }
+                            filled = true
+                            break
+                        }
+                        b += 1
+                    }
+                }
+                a -= 1
+            }
+            x += 1
         }
     }
 
