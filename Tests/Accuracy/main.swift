@@ -63,7 +63,7 @@ for clip in clips {
         settings.gatePosition = clip.gatePosition
         settings.readoutNanos = clip.camera.readoutNanos
         settings.exposureNanos = clip.camera.exposureNanos
-        if let d = CrossingDetector(mode: mode, width: w, height: h, settings: settings) { detectors.append((mode, d)) }
+        detectors.append((mode, CrossingDetector(mode: mode, width: w, height: h, settings: settings)))
     }
     var found: [Int: [DetectedCrossing]] = [:]
     for i in 0..<clip.frameCount {
@@ -130,7 +130,7 @@ if options.factors {
 for mode in modes {
     for fps in AccuracyCorpus.frameRates {
         guard let t = tallies[mode.name + " " + String(fps)] else {
-            print(String(format: "%-12@ %4d  (mode not built)", mode.name as NSString, fps))
+            print(String(format: "%-12@ %4d  (no clips)", mode.name as NSString, fps))
             continue
         }
         let sorted = t.errorsMs.map(abs).sorted()

@@ -30,9 +30,8 @@ public enum CrossingDetector {
     case photoFinish(PhotoFinishDetector)
     case precision(PrecisionDetector)
 
-    /// A detector for frames of `width` x `height`, or nil when this build
-    /// has no detector for `mode` (every mode is built today).
-    public init?(mode: DetectionMode, width: Int, height: Int, settings: DetectorSettings) {
+    /// A detector of `mode` for frames of `width` x `height`.
+    public init(mode: DetectionMode, width: Int, height: Int, settings: DetectorSettings) {
         switch mode {
         case .photoFinish: self = .photoFinish(PhotoFinishDetector(width: width, height: height, settings: settings))
         case .precision: self = .precision(PrecisionDetector(width: width, height: height, settings: settings))

@@ -111,10 +111,7 @@ final class DetectorRig {
         var settings = DetectorSettings()
         settings.readoutNanos = camera.readoutNanos
         settings.exposureNanos = camera.exposureNanos
-        guard let detector = CrossingDetector(mode: .photoFinish, width: width, height: height, settings: settings) else {
-            throw BenchmarkSetupError(description: "no photo-finish detector")
-        }
-        self.detector = detector
+        detector = CrossingDetector(mode: .photoFinish, width: width, height: height, settings: settings)
         // Warm-up: one whole pass (the noise threshold is learnt in the first
         // frames, then a crossing), so steady state is what gets measured.
         for _ in 0..<DetectorRig.clipFrames {

@@ -18,7 +18,7 @@ import GateSim
         settings.gatePosition = clip.gatePosition
         settings.readoutNanos = clip.camera.readoutNanos
         settings.exposureNanos = clip.camera.exposureNanos
-        let detector = CrossingDetector(mode: mode, width: w, height: h, settings: settings)!
+        let detector = CrossingDetector(mode: mode, width: w, height: h, settings: settings)
         var found: [Int64] = []
         for i in 0..<clip.frameCount {
             let t = clip.timestampNanos(frame: i)

@@ -129,6 +129,6 @@ import Testing
 
     @Test func modeSelectsThePrecisionDetector() {
         let detector = CrossingDetector(mode: .precision, width: 320, height: 240, settings: DetectorSettings())
-        #expect(detector?.mode == .precision)
+        #expect(detector.mode == .precision)
     }
 }
