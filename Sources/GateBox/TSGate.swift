@@ -53,10 +53,11 @@ public enum TSGate {
 
         --simulate options:
           --seed N        scenario seed (default 1); the same seed gives the same session
-          --runs N        laps after the flying start, 1-1000 (default 4)
+          --runs N        laps after a flying start, or runs from a start, 1-1000 (default 4)
           --fps N         camera frames per second, 30-1000 (default 120)
           --speed M       every pass at M m/s, 2-12 (default: each pass 3-11 m/s)
           --gate F        gate line as a fraction of the image width, 0.1-0.9 (default 0.5)
+          --start S       flying (default), touch-release or countdown
           --data-dir D    where sessions are written
           --fast          run on the virtual clock as fast as possible (default: real time)
 

@@ -1,4 +1,5 @@
 import GateCore
+import GateDevices
 
 /// What a simulated session is made of, fixed by the options and the seed:
 /// when the button is pressed, how the tripod settles, and every pass of
@@ -19,11 +20,21 @@ public struct SimulationOptions: Equatable {
     public var noiseSigma = 2.0
     /// Length of one lap of the loop the athlete runs between passes, metres.
     public var lapMetres = 30.0
+    /// Flying: laps through the gate. Touch-release or countdown: a start
+    /// event per pass, the athlete reaching the gate `dashMetres` later.
+    public var startType = StartType.flying
+    public var dashMetres = 20.0
 
     public init() {}
 }
 
 public struct Scenario: Equatable {
+    public struct Press: Equatable {
+        public var control: Control
+        public var pressNanos: Int64
+        public var releaseNanos: Int64
+    }
+
     public var options: SimulationOptions
     public var camera: CameraModel
     public var runners: [Runner]
@@ -32,6 +43,11 @@ public struct Scenario: Equatable {
     /// The arming button's press and release.
     public var buttonPressNanos: Int64
     public var buttonReleaseNanos: Int64
+    /// Every press of a control after arming, in time order: the touch pad
+    /// held and released at each start, or the button tapped 3 s before it.
+    public var presses: [Press] = []
+    /// Touch-release and countdown: when each pass's start happens (truth).
+    public var startNanos: [Int64] = []
     /// When the tripod, just set down, has stopped ringing.
     public var settleNanos: Int64
     public var endNanos: Int64
@@ -52,9 +68,23 @@ public struct Scenario: Equatable {
         // after the box can have armed (settled + 1 s still).
         var crossing = settleNanos + 1_000_000_000 + 1_500_000_000 + Int64(random.uniform(0, 1_000_000_000))
         var previousSpeed = 0.0
-        for pass in 0...options.runs {
+        let external = options.startType.isExternal
+        // Starts: a countdown is tapped 3 s ahead; each run gets a start.
+        let lead: Int64 = options.startType == .countdown ? 3_000_000_000 : 0
+        for pass in 0...(external ? options.runs - 1 : options.runs) {
             let speed = options.speedMetresPerSecond ?? random.uniform(3, 11)
-            if pass > 0 {
+            if external {
+                // From a standing start, about 0.8 of the speed at the line on average.
+                let dash = Int64(options.dashMetres / (0.8 * speed) * 1e9)
+                let start = pass == 0 ? crossing - 1_500_000_000 + lead : crossing + 4_000_000_000 + lead
+                crossing = start + dash
+                startNanos.append(start)
+                switch options.startType {
+                case .touchRelease: presses.append(Press(control: .touchPad, pressNanos: start - 1_500_000_000, releaseNanos: start))
+                case .countdown: presses.append(Press(control: .button, pressNanos: start - lead - 150_000_000, releaseNanos: start - lead))
+                case .flying: break
+                }
+            } else if pass > 0 {
                 // Lap time from the average of the two pass speeds, slower on the bend.
                 let average = 0.92 * (speed + previousSpeed) / 2
                 crossing += Int64(options.lapMetres / average * 1e9)

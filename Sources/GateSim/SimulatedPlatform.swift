@@ -31,10 +31,15 @@ public struct SimulatedPlatform: GatePlatform {
         renderer = SceneRenderer(camera: scenario.camera, runners: scenario.runners, seed: scenario.options.seed)
         camera = SimulatedCamera(renderer: renderer, fps: scenario.options.fps, clock: clock)
         motion = SimulatedMotion(settleNanos: scenario.settleNanos, seed: scenario.options.seed, clock: clock)
-        buttons = SimulatedButtons(edges: [
-            ButtonEdge(button: 0, pressed: true, timestampNanos: scenario.buttonPressNanos),
-            ButtonEdge(button: 0, pressed: false, timestampNanos: scenario.buttonReleaseNanos),
-        ], clock: clock)
+        var edges = [
+            ButtonEdge(control: .button, pressed: true, timestampNanos: scenario.buttonPressNanos),
+            ButtonEdge(control: .button, pressed: false, timestampNanos: scenario.buttonReleaseNanos),
+        ]
+        for press in scenario.presses {
+            edges.append(ButtonEdge(control: press.control, pressed: true, timestampNanos: press.pressNanos))
+            edges.append(ButtonEdge(control: press.control, pressed: false, timestampNanos: press.releaseNanos))
+        }
+        buttons = SimulatedButtons(edges: edges, clock: clock)
         lights = TerminalIndicator(console: console)
         speaker = TerminalSpeaker(console: console)
         poller = Poller(capacity: 1)
@@ -54,7 +59,7 @@ public struct SimulatedPlatform: GatePlatform {
 
     public mutating func wait() throws(GateError) -> ReadySources {
         let next = min(min(camera.nextReadyNanos, motion.nextSampleNanos),
-                       min(buttons.nextEdgeNanos, scenario.endNanos))
+                       min(min(buttons.nextEdgeNanos, speaker.nextEventNanos), scenario.endNanos))
         // Sleep (paced) or peek (fast) on the signal descriptor.
         if signalSlot >= 0 {
             var timeout: Int32 = 0
@@ -74,6 +79,7 @@ public struct SimulatedPlatform: GatePlatform {
         if camera.nextReadyNanos <= next { ready.insert(.camera) }
         if motion.nextSampleNanos <= next { ready.insert(.motion) }
         if buttons.nextEdgeNanos <= next { ready.insert(.buttons) }
+        if speaker.nextEventNanos <= next { ready.insert(.speaker) }
         if scenario.endNanos <= next && !ended { ready.insert(.scenarioEnd); ended = true }
         return ready
     }

@@ -71,13 +71,19 @@ public enum ArgumentParser {
             case "--seed":
                 options.simulation.seed = UInt64(try cursor.integer(for: argument, in: 0...Int64.max, accepts: "a non-negative integer"))
             case "--runs":
-                options.simulation.runs = Int(try cursor.integer(for: argument, in: 1...1000, accepts: "an integer from 1 to 1000 (laps after the flying start)"))
+                options.simulation.runs = Int(try cursor.integer(for: argument, in: 1...1000, accepts: "an integer from 1 to 1000 (laps after a flying start, or runs)"))
             case "--fps":
                 options.simulation.fps = Int(try cursor.integer(for: argument, in: 30...1000, accepts: "an integer from 30 to 1000 (frames per second)"))
             case "--speed":
                 options.simulation.speedMetresPerSecond = try cursor.decimal(for: argument, in: 2...12, accepts: "a speed in m/s from 2 to 12")
             case "--gate":
                 options.simulation.gatePosition = try cursor.decimal(for: argument, in: 0.1...0.9, accepts: "a fraction of the image width from 0.1 to 0.9")
+            case "--start":
+                let name = try cursor.value(for: argument, accepts: StartType.names)
+                guard let type = StartType(name: name) else {
+                    throw UsageError("--start: expected " + StartType.names + ", got '" + name + "'")
+                }
+                options.simulation.startType = type
             case "--data-dir":
                 options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             case "--fast":
@@ -85,7 +91,7 @@ public enum ArgumentParser {
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --data-dir, --fast")
+                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --data-dir, --fast")
             }
         }
         return options

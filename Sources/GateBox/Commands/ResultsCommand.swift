@@ -52,6 +52,7 @@ enum ResultsCommand {
             for record in parsed.records {
                 switch record {
                 case .session(let s): header = s
+                case .start: break   // each crossing carries its run's start
                 case .crossing(let c): crossings.append(c)
                 case .end(let e): end = e
                 }

@@ -35,6 +35,7 @@ enum RunCommand {
                                              deviceId: "ts-gate-" + settings.board, simulated: false, seed: nil)
         configuration.stillNanos = Int64(settings.stillSeconds * 1e9)
         configuration.detectionName = settings.detection.name
+        configuration.startType = settings.startType
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         defer { loop.releasePlatform() }

@@ -126,7 +126,8 @@ enum SelftestCommand {
     }
 
     static func gpio(_ s: BoxSettings, role: String) -> Row {
-        let lines = role == "buttons" ? [("button", s.buttonLine)] : [("led", s.ledLine), ("buzzer", s.buzzerLine)]
+        var lines = role == "buttons" ? [("button", s.buttonLine)] : [("led", s.ledLine), ("buzzer", s.buzzerLine)]
+        if role == "buttons", let touch = s.touchLine { lines.append(("touch", touch)) }
         do {
             let chip = try GPIOChip(name: s.gpioChip)
             var details = s.gpioChip + " \"" + chip.label + "\""

@@ -29,6 +29,9 @@ struct SettingsSources: Equatable {
                 throw GateError(error.file + " line " + String(error.line), error.problem)
             }
         }
+        do { try settings.validate() } catch {
+            throw GateError(error.file + " line " + String(error.line), error.problem)
+        }
         return settings
     }
 }

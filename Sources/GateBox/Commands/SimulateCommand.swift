@@ -23,10 +23,11 @@ enum SimulateCommand {
         let platform = SimulatedPlatform(scenario: scenario, paced: !options.fast, signals: signals, console: console)
         var detector = DetectorSettings()
         detector.gatePosition = options.simulation.gatePosition
-        let configuration = BoxConfiguration(detector: detector, viewWidthMetres: options.simulation.viewWidthMetres,
+        var configuration = BoxConfiguration(detector: detector, viewWidthMetres: options.simulation.viewWidthMetres,
                                              deviceId: "ts-gate-sim", simulated: true, seed: options.simulation.seed)
+        configuration.startType = options.simulation.startType
         console.line("ts-gate " + Version.text + ": simulating one box, seed " + String(options.simulation.seed)
-            + ", " + String(options.simulation.runs) + " laps, " + (options.fast ? "fast (virtual clock)" : "real time (Ctrl-C stops)"))
+            + ", " + String(options.simulation.runs) + (options.simulation.startType == .flying ? " laps, " : " " + options.simulation.startType.name + " runs, ") + (options.fast ? "fast (virtual clock)" : "real time (Ctrl-C stops)"))
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         defer { loop.platform.release() }
         let end: SessionEnd

@@ -7,6 +7,7 @@ public struct BoxConfiguration {
     public var viewWidthMetres: Double
     public var deviceId: String
     public var detectionName = "photo-finish"
+    public var startType = StartType.flying
     public var simulated: Bool
     public var seed: UInt64?
     /// Seed 000 section 8.4: one crossing per second at most in solo mode.
@@ -49,7 +50,9 @@ public struct BoxLoop<Platform: GatePlatform> {
     private var stability: StabilityFilter
     private let log: SessionLog
     private let console: Console
-    private var buttonDownNanos: Int64?
+    private var gestures = ButtonGestures()
+    private var touchPad = TouchPad()
+    private var countingDown = false
     private var framesSeen = 0
 
     public init(platform: Platform, configuration: BoxConfiguration, log: SessionLog, console: Console) {
@@ -63,7 +66,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         settings.exposureNanos = format.exposureNanos
         detector = PhotoFinishDetector(width: format.width, height: format.height, settings: settings)
         stability = StabilityFilter(requiredStillNanos: configuration.stillNanos)
-        session = SoloLapSession(cooldownNanos: configuration.lapCooldownNanos)
+        session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos)
         records.reserveCapacity(64)
     }
 
@@ -76,13 +79,13 @@ public struct BoxLoop<Platform: GatePlatform> {
     public mutating func run() throws(GateError) -> SessionEnd {
         let format = platform.camera.format
         let header = SessionRecord(
-            sessionId: log.sessionId, deviceId: configuration.deviceId, mode: "solo", startType: "flying",
+            sessionId: log.sessionId, deviceId: configuration.deviceId, mode: "solo", startType: configuration.startType.code,
             detection: configuration.detectionName, fps: format.fps, width: format.width, height: format.height,
             gatePosition: configuration.detector.gatePosition, viewWidthMetres: configuration.viewWidthMetres,
             timestamp: platform.wallClockMillis, simulated: configuration.simulated, seed: configuration.seed)
         try log.append(header.jsonLine())
         self.header = header
-        say("session \(log.sessionId): solo laps, flying start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
+        say("session \(log.sessionId): solo, \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
 
         var end = SessionEnd.completed
         loop: while true {
@@ -100,6 +103,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             }
             if ready.contains(.buttons) { try handleButtons() }
             if ready.contains(.motion) { try handleMotion() }
+            if ready.contains(.speaker) { try handleSpeaker() }
             if ready.contains(.camera) { try handleFrames() }
             if ready.contains(.scenarioEnd) { break loop }
         }
@@ -142,22 +146,81 @@ public struct BoxLoop<Platform: GatePlatform> {
 
     private mutating func handleButtons() throws(GateError) {
         while let edge = try platform.buttons.nextEdge() {
-            if edge.pressed {
-                buttonDownNanos = edge.timestampNanos
-                continue
-            }
-            guard let down = buttonDownNanos else { continue }
-            buttonDownNanos = nil
-            // A short press arms; longer gestures belong to the device issue.
-            if edge.timestampNanos - down < 1_000_000_000 {
-                let before = session.state
-                if session.arm() {
-                    say("button: arming" + (session.state == .stabilising ? ", waiting for the tripod to be still for " + DecimalText.fixed(Double(configuration.stillNanos) / 1e9, places: 1) + " s" : ""))
+            switch edge.control {
+            case .button:
+                if let gesture = gestures.edge(pressed: edge.pressed, atNanos: edge.timestampNanos) {
+                    try handle(gesture)
                 }
-                try showState(changedFrom: before)
+            case .touchPad:
+                guard let event = touchPad.edge(pressed: edge.pressed, atNanos: edge.timestampNanos) else { continue }
+                try handle(event)
             }
         }
     }
+
+    /// Tap: arm an idle box, or start the countdown of an armed one.
+    /// Long press: arm or disarm. Pairing press: look for a second box.
+    private mutating func handle(_ gesture: ButtonGestures.Gesture) throws(GateError) {
+        let before = session.state
+        switch gesture {
+        case .tap where session.state == .idle, .longPress where session.state == .idle:
+            if session.arm() {
+                say("button: arming" + (session.state == .stabilising ? ", waiting for the tripod to be still for " + DecimalText.fixed(Double(configuration.stillNanos) / 1e9, places: 1) + " s" : ""))
+            }
+        case .tap:
+            guard configuration.startType == .countdown, session.state == .armed, !countingDown else { return }
+            countingDown = true
+            say("button: countdown 3-2-1-GO")
+            try platform.speaker.startCountdown(atNanos: platform.nowNanos)
+        case .longPress:
+            if session.disarm() {
+                countingDown = false
+                say("button (long press): disarmed" + (before == .running ? "; the run in progress is abandoned" : ""))
+                try platform.lights.show(.off, atNanos: platform.nowNanos)
+            }
+        case .pairingPress:
+            say("button (held 5 s): pairing mode needs Bluetooth LE, which this build does not drive yet")
+            try platform.lights.show(.error, atNanos: platform.nowNanos)
+        }
+        try showState(changedFrom: before)
+    }
+
+    private mutating func handle(_ event: TouchPad.Event) throws(GateError) {
+        switch event {
+        case .tooShort(let held):
+            guard session.state == .armed, configuration.startType == .touchRelease else { return }
+            say("touch pad: released after " + DecimalText.fixed(Double(held) / 1e9, places: 2)
+                + " s; hold it at least " + DecimalText.fixed(Double(TouchPad.readyNanos) / 1e9, places: 1) + " s before the start")
+        case .start(let release, let held):
+            guard configuration.startType == .touchRelease else { return }
+            try start(atNanos: release, source: "gpio-edge",
+                      how: "touch-release start (held " + DecimalText.fixed(Double(held) / 1e9, places: 2) + " s)")
+        }
+    }
+
+    /// Feeds the speaker; a countdown's GO instant starts the run.
+    private mutating func handleSpeaker() throws(GateError) {
+        guard let go = try platform.speaker.service(atNanos: platform.nowNanos), countingDown else { return }
+        countingDown = false
+        try start(atNanos: go, source: platform.speaker.clockSource, how: "countdown GO")
+    }
+
+    /// A start event: the run begins at `nanos`, and its start record is
+    /// written before anything else can happen to it.
+    private mutating func start(atNanos nanos: Int64, source: String, how: String) throws(GateError) {
+        let before = session.state
+        guard let run = session.start(atNanos: nanos) else {
+            say(how + " ignored: the gate is " + session.state.name)
+            return
+        }
+        let record = StartRecord(sessionId: log.sessionId, runId: BoxLoop.runId(run), startType: configuration.startType.code,
+                                 startTimeNanos: nanos, source: source, timestamp: platform.wallClockMillis)
+        try log.append(record.jsonLine())
+        say(how + ": run " + String(run) + " started at " + String(nanos) + " ns")
+        try showState(changedFrom: before)
+    }
+
+    static func runId(_ run: Int) -> String { "run-" + DecimalText.zeroPadded(run, width: 3) }
 
     private mutating func showState(changedFrom before: SoloLapSession.State) throws(GateError) {
         let now = session.state
@@ -166,7 +229,11 @@ public struct BoxLoop<Platform: GatePlatform> {
         case .stabilising: try platform.lights.show(.stabilising, atNanos: platform.nowNanos)
         case .armed:
             try platform.lights.show(.armed, atNanos: platform.nowNanos)
-            say("gate armed: the first crossing starts the clock")
+            switch configuration.startType {
+            case .flying: say("gate armed: the first crossing starts the clock")
+            case .touchRelease: say("gate armed: hold the touch pad at least 0.5 s; its release starts the clock")
+            case .countdown: say("gate armed: tap the button for the countdown; GO starts the clock")
+            }
         default: break
         }
     }
@@ -176,13 +243,13 @@ public struct BoxLoop<Platform: GatePlatform> {
         let speed = Speed(metresPerSecond: crossing.velocityWidthsPerSecond.magnitude * configuration.viewWidthMetres)
         let startUncertainty = records.first?.uncertaintyMs ?? crossing.uncertaintyMs
         let record = CrossingRecord(
-            sessionId: log.sessionId, runId: "run-" + DecimalText.zeroPadded(lap.lap, width: 3), lap: lap.lap, role: "solo",
+            sessionId: log.sessionId, runId: BoxLoop.runId(lap.run), lap: lap.lap, role: "solo",
             crossingTimeNanos: crossing.timeNanos, frameIndex: Int64(crossing.frameIndex),
             interpolationOffsetMs: crossing.interpolationOffsetMs, uncertaintyMs: crossing.uncertaintyMs,
             occupancyAtTrigger: crossing.occupancyAtTrigger, direction: crossing.direction,
             startTimeNanos: lap.startNanos, elapsedMs: Double(lap.elapsedNanos) / 1e6,
             splitTimeMs: lap.splitNanos.map { Double($0) / 1e6 },
-            totalUncertaintyMs: lap.lap == 0 ? crossing.uncertaintyMs
+            totalUncertaintyMs: lap.lap == 0 || configuration.startType.isExternal ? crossing.uncertaintyMs
                 : TimingMath.combinedUncertaintyMs(startUncertainty, crossing.uncertaintyMs),
             speedMps: speed.metresPerSecond, droppedFrames: platform.camera.droppedFrames, stable: !lap.disturbed,
             timestamp: platform.wallClockMillis, truthCrossingTimeNanos: platform.truthCrossing(nearNanos: crossing.timeNanos))
@@ -190,7 +257,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         records.append(record)
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
         try platform.speaker.play(.beep, atNanos: platform.nowNanos)
-        say(ResultsTable.liveLine(record))
+        say(ResultsTable.liveLine(record, runs: configuration.startType.isExternal))
+        if configuration.startType.isExternal && session.state == .armed { say("ready for the next start") }
     }
 
     private func say(_ text: String) {

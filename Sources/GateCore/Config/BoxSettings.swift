@@ -25,11 +25,17 @@ public struct BoxSettings: Equatable, Sendable {
     public var buttonLine = 17
     public var ledLine = 27
     public var buzzerLine = 22
+    /// The touch pad of touch-release starts, wired like the button; nil: none fitted.
+    public var touchLine: Int?
     // Speaker (ALSA kernel PCM).
     public var audioCard = 0
     public var audioDevice = 0
     // Timing.
     public var gatePosition = 0.5
+    public var startType = StartType.flying
+    /// Where start.type was set, for the one error that spans two keys.
+    private var startTypeFile = ""
+    private var startTypeLine = 0
     public var detection = DetectionMode.photoFinish
     public var viewWidthMetres = 4.0
     public var dataDirectory = "/var/lib/ts-gate"
@@ -68,8 +74,10 @@ public struct BoxSettings: Equatable, Sendable {
         ("gpio.button", "a line offset from 0 to 511"),
         ("gpio.led", "a line offset from 0 to 511"),
         ("gpio.buzzer", "a line offset from 0 to 511"),
+        ("gpio.touch", "a line offset from 0 to 511, or none (the touch pad of touch-release starts)"),
         ("audio.device", "hw:CARD,DEVICE with numbers, such as hw:0,0"),
         ("gate.position", "a fraction of the image width from 0.1 to 0.9"),
+        ("start.type", StartType.names),
         ("detection.mode", DetectionMode.names),
         ("view.width_m", "metres of lane across the image, from 0.5 to 50"),
         ("results.dir", "a directory path"),
@@ -119,6 +127,9 @@ public struct BoxSettings: Equatable, Sendable {
             case "gpio.button": buttonLine = try int(0...511)
             case "gpio.led": ledLine = try int(0...511)
             case "gpio.buzzer": buzzerLine = try int(0...511)
+            case "gpio.touch":
+                if e.value == "none" { touchLine = nil; continue }
+                touchLine = try int(0...511)
             case "audio.device":
                 guard e.value.hasPrefix("hw:") else { throw bad() }
                 let parts = e.value.dropFirst(3).split(separator: ",", omittingEmptySubsequences: false)
@@ -126,6 +137,11 @@ public struct BoxSettings: Equatable, Sendable {
                       (0...31).contains(card), (0...31).contains(device) else { throw bad() }
                 audioCard = Int(card); audioDevice = Int(device)
             case "gate.position": gatePosition = try decimal(0.1...0.9)
+            case "start.type":
+                guard let type = StartType(name: e.value) else { throw bad() }
+                startType = type
+                startTypeFile = file
+                startTypeLine = e.line
             case "detection.mode":
                 guard let mode = DetectionMode(name: e.value) else { throw bad() }
                 detection = mode
@@ -144,6 +160,15 @@ public struct BoxSettings: Equatable, Sendable {
                 throw ConfigError(file: file, line: e.line, problem: "unknown key '" + e.key
                     + "' (known keys: " + BoxSettings.keys.map { $0.key }.joined(separator: ", ") + ")")
             }
+        }
+    }
+
+    /// What no single key can check, once every file is applied: a
+    /// touch-release start needs a touch pad.
+    public func validate() throws(ConfigError) {
+        if startType == .touchRelease && touchLine == nil {
+            throw ConfigError(file: startTypeFile, line: startTypeLine,
+                              problem: "start.type = touch-release needs gpio.touch, the touch pad's line (set in the board or configuration file)")
         }
     }
 

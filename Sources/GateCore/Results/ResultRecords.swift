@@ -3,6 +3,9 @@
 ///
 /// Lines, by "type":
 /// - "session": first line of a session, what the box was set up as;
+/// - "start": a run's clock started by an event, not a crossing: the touch
+///   pad's release edge or the countdown's GO leaving the speaker (written
+///   at once, so a run whose finish never comes still shows its start);
 /// - "crossing": one accepted crossing (lap 0 started the clock), with the
 ///   protocol's crossing_event / split_time_calculated field names where they overlap;
 /// - "session_end": the session ended cleanly. Its absence means the box lost
@@ -100,6 +103,12 @@ public struct CrossingRecord: Equatable {
         self.stable = stable; self.timestamp = timestamp; self.truthCrossingTimeNanos = truthCrossingTimeNanos
     }
 
+    /// The number in "run-NNN" (0 if the id is not of that form).
+    public var runNumber: Int {
+        guard runId.hasPrefix("run-"), let n = DecimalText.parseInt(runId.dropFirst(4)) else { return 0 }
+        return Int(n)
+    }
+
     /// Detection error against the simulator's truth, milliseconds.
     public var detectionErrorMs: Double? {
         truthCrossingTimeNanos.map { Double(crossingTimeNanos - $0) / 1e6 }
@@ -133,6 +142,37 @@ public struct CrossingRecord: Equatable {
             w.int("truthCrossingTimeNanos", truth)
             w.number("detectionErrorMs", Double(crossingTimeNanos - truth) / 1e6, places: 3)
         }
+        return w.finish()
+    }
+}
+
+public struct StartRecord: Equatable {
+    public var sessionId: String
+    public var runId: String
+    /// "touchRelease" or "countdown".
+    public var startType: String
+    /// The start instant on the box's monotonic clock (the crossings' time base).
+    public var startTimeNanos: Int64
+    /// Where the instant came from: "gpio-edge" (the kernel's stamp of the
+    /// release), "pcm-status" (the speaker's status timestamp and delay) or
+    /// "virtual-clock" (a simulation).
+    public var source: String
+    public var timestamp: Int64
+
+    public init(sessionId: String, runId: String, startType: String, startTimeNanos: Int64, source: String, timestamp: Int64) {
+        self.sessionId = sessionId; self.runId = runId; self.startType = startType
+        self.startTimeNanos = startTimeNanos; self.source = source; self.timestamp = timestamp
+    }
+
+    public func jsonLine() -> String {
+        var w = JSONLineWriter()
+        w.string("type", "start")
+        w.string("sessionId", sessionId)
+        w.string("runId", runId)
+        w.string("startType", startType)
+        w.int("startTimeNanos", startTimeNanos)
+        w.string("source", source)
+        w.int("timestamp", timestamp)
         return w.finish()
     }
 }

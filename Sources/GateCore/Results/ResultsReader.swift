@@ -4,6 +4,7 @@
 public struct ResultsReader {
     public enum Record: Equatable {
         case session(SessionRecord)
+        case start(StartRecord)
         case crossing(CrossingRecord)
         case end(SessionEndRecord)
     }
@@ -81,11 +82,15 @@ public struct ResultsReader {
                 speedMps: try f.double("speedMps"), droppedFrames: Int(try f.int("droppedFrames")),
                 stable: try f.bool("stable"), timestamp: try f.int("timestamp"),
                 truthCrossingTimeNanos: try f.optionalInt("truthCrossingTimeNanos")))
+        case "start":
+            return .start(StartRecord(sessionId: try f.string("sessionId"), runId: try f.string("runId"),
+                                      startType: try f.string("startType"), startTimeNanos: try f.int("startTimeNanos"),
+                                      source: try f.string("source"), timestamp: try f.int("timestamp")))
         case "session_end":
             return .end(SessionEndRecord(sessionId: try f.string("sessionId"), laps: Int(try f.int("laps")),
                                          reason: try f.string("reason"), timestamp: try f.int("timestamp")))
         default:
-            throw ResultsLineError(message: "unknown record type \"\(type)\" (expected session, crossing or session_end)")
+            throw ResultsLineError(message: "unknown record type \"\(type)\" (expected session, start, crossing or session_end)")
         }
     }
 

@@ -1,11 +1,20 @@
 /// The ways results are shown to a person: a line per crossing as it
 /// happens, a table per session, and CSV for a spreadsheet.
 public enum ResultsTable {
-    /// "lap 1   6.338 s  split 6.338 s   8.21 m/s  29.6 km/h  18.4 mph  error +0.412 ms"
-    public static func liveLine(_ r: CrossingRecord) -> String {
-        var line = r.lap == 0 ? "start  clock running" : "lap " + DecimalText.padRight(String(r.lap), 3)
-            + DecimalText.padLeft(DecimalText.fixed(r.elapsedMs / 1000, places: 3), 8) + " s  split "
-            + DecimalText.fixed((r.splitTimeMs ?? 0) / 1000, places: 3) + " s"
+    /// "lap 1   6.338 s  split 6.338 s   8.21 m/s  29.6 km/h  18.4 mph  error +0.412 ms";
+    /// with a start event (`runs`), "run 2   3.163 s  ...".
+    public static func liveLine(_ r: CrossingRecord, runs: Bool = false) -> String {
+        var line: String
+        if r.lap == 0 {
+            line = "start  clock running"
+        } else if runs {
+            line = "run " + DecimalText.padRight(String(r.runNumber), 3)
+                + DecimalText.padLeft(DecimalText.fixed(r.elapsedMs / 1000, places: 3), 8) + " s"
+        } else {
+            line = "lap " + DecimalText.padRight(String(r.lap), 3)
+                + DecimalText.padLeft(DecimalText.fixed(r.elapsedMs / 1000, places: 3), 8) + " s  split "
+                + DecimalText.fixed((r.splitTimeMs ?? 0) / 1000, places: 3) + " s"
+        }
         line += "  " + DecimalText.fixed(r.speed.metresPerSecond, places: 2) + " m/s "
             + DecimalText.fixed(r.speed.kilometresPerHour, places: 1) + " km/h "
             + DecimalText.fixed(r.speed.milesPerHour, places: 1) + " mph"
@@ -21,20 +30,22 @@ public enum ResultsTable {
     /// A session as a table; the error column appears when the session was simulated.
     public static func render(session: SessionRecord?, crossings: [CrossingRecord], ended: SessionEndRecord?) -> String {
         let showTruth = crossings.contains { $0.truthCrossingTimeNanos != nil }
+        // A start event per run (touch-release, countdown): rows are runs.
+        let runs = session.map { $0.startType != "flying" } ?? false
         var out = ""
         if let s = session {
-            out += s.sessionId + ": " + (s.simulated ? "simulated " : "") + s.mode + " laps, " + s.startType
+            out += s.sessionId + ": " + (s.simulated ? "simulated " : "") + s.mode + (runs ? " runs, " : " laps, ") + s.startType
                 + " start, " + s.detection + ", " + String(s.fps) + " fps"
             if let seed = s.seed { out += ", seed " + String(seed) }
             out += "\n"
         }
         var header = ""
-        for c in columns { header += DecimalText.padLeft(c.title, c.width) }
+        for c in columns { header += DecimalText.padLeft(runs && c.title == "lap" ? "run" : c.title, c.width) }
         if showTruth { header += DecimalText.padLeft("error ms", 10) }
         out += header + "\n"
         var best: CrossingRecord?
         for r in crossings {
-            var row = DecimalText.padLeft(r.lap == 0 ? "start" : String(r.lap), 5)
+            var row = DecimalText.padLeft(r.lap == 0 ? "start" : String(runs ? r.runNumber : r.lap), 5)
             row += DecimalText.padLeft(DecimalText.fixed(r.elapsedMs / 1000, places: 3), 10)
             row += DecimalText.padLeft(r.splitTimeMs.map { DecimalText.fixed($0 / 1000, places: 3) } ?? "-", 9)
             row += DecimalText.padLeft(DecimalText.fixed(r.speed.metresPerSecond, places: 2), 7)
@@ -50,7 +61,7 @@ public enum ResultsTable {
         }
         if crossings.isEmpty { out += "  (no crossings)\n" }
         if let best, let split = best.splitTimeMs {
-            out += "best lap: " + String(best.lap) + " in " + DecimalText.fixed(split / 1000, places: 3) + " s\n"
+            out += (runs ? "best run: " + String(best.runNumber) : "best lap: " + String(best.lap)) + " in " + DecimalText.fixed(split / 1000, places: 3) + " s\n"
         }
         if showTruth {
             var errors: [Double] = crossings.compactMap { $0.detectionErrorMs?.magnitude }

@@ -1,50 +1,85 @@
 import CGateShim
 
-/// The button through libgpiod: both edges as line events, each stamped by
-/// the kernel on CLOCK_MONOTONIC (the release that starts a touch-release
-/// run is that stamp, not the time the loop read it). Wired to ground with
-/// the internal pull-up, so the line is requested active-low: rising = pressed.
-/// Edges within `debounceNanos` of the last accepted one are contact bounce.
+/// The button and the touch pad through libgpiod: both edges as line
+/// events, each stamped by the kernel on CLOCK_MONOTONIC (the release that
+/// starts a touch-release run is that stamp, not the time the loop read it).
+/// Each is wired to ground with the internal pull-up, so its line is
+/// requested active-low: rising = pressed. Edges within `debounceNanos` of
+/// the line's last accepted one are contact bounce.
+///
+/// Errno table: EBUSY on request (another program holds the line), EINVAL
+/// (the chip cannot do edge events or bias), and on read EAGAIN (nothing
+/// pending: back to poll); anything else names the line.
 public final class GPIOButtons: ButtonInput {
     public let chip: GPIOChip
-    public let offset: Int
-    private let line: OpaquePointer
-    public let descriptor: FileDescriptor
-    private var lastNanos: Int64?
-    private var pressed = false
+    /// One per control, in the order given.
+    public let inputs: [Input]
     public static let debounceNanos: Int64 = 20_000_000
 
-    public init(chip: GPIOChip, offset: Int) throws(GateError) {
-        let subject = "/dev/" + chip.name + " line " + String(offset)
-        guard let line = chip.line(offset) else { throw GateError(subject, "no such line") }
-        let flags = Int32(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW | GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
-        guard gpiod_line_request_both_edges_events_flags(line, "ts-gate", flags) == 0 else {
-            throw GateError(subject, Errno.current, doing: "requesting the button's edge events")
+    public final class Input {
+        public let control: Control
+        public let offset: Int
+        public let descriptor: FileDescriptor
+        fileprivate let line: OpaquePointer
+        fileprivate var lastNanos: Int64?
+        fileprivate var pressed = false
+
+        fileprivate init(control: Control, offset: Int, line: OpaquePointer) {
+            self.control = control
+            self.offset = offset
+            self.line = line
+            descriptor = FileDescriptor(rawValue: gpiod_line_event_get_fd(line))
         }
-        self.chip = chip
-        self.offset = offset
-        self.line = line
-        descriptor = FileDescriptor(rawValue: gpiod_line_event_get_fd(line))
     }
 
-    deinit { gpiod_line_release(line) }
+    public init(chip: GPIOChip, lines: [(control: Control, offset: Int)]) throws(GateError) {
+        var inputs: [Input] = []
+        for (control, offset) in lines {
+            let subject = "/dev/" + chip.name + " line " + String(offset) + " (" + control.name + ")"
+            guard let line = chip.line(offset) else {
+                for input in inputs { gpiod_line_release(input.line) }
+                throw GateError(subject, "no such line")
+            }
+            let flags = Int32(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW | GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
+            guard gpiod_line_request_both_edges_events_flags(line, "ts-gate", flags) == 0 else {
+                let errno = Errno.current
+                for input in inputs { gpiod_line_release(input.line) }
+                throw GateError(subject, errno, doing: "requesting the " + control.name + "'s edge events")
+            }
+            inputs.append(Input(control: control, offset: offset, line: line))
+        }
+        self.chip = chip
+        self.inputs = inputs
+    }
+
+    deinit { for input in inputs { gpiod_line_release(input.line) } }
 
     public func nextEdge() throws(GateError) -> ButtonEdge? {
+        for input in inputs {
+            if let edge = try next(from: input) { return edge }
+        }
+        return nil
+    }
+
+    private func next(from input: Input) throws(GateError) -> ButtonEdge? {
         while true {
-            var ready = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            var ready = pollfd(fd: input.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 0) > 0 else { return nil }
             var event = gpiod_line_event()
-            guard gpiod_line_event_read(line, &event) == 0 else {
-                throw GateError("/dev/" + chip.name + " line " + String(offset), Errno.current, doing: "reading a button edge")
+            guard gpiod_line_event_read(input.line, &event) == 0 else {
+                let errno = Errno.current
+                if errno == .wouldBlock || errno == .interrupted { return nil }
+                throw GateError("/dev/" + chip.name + " line " + String(input.offset), errno,
+                                doing: "reading a " + input.control.name + " edge")
             }
             let nanos = Int64(event.ts.tv_sec) * 1_000_000_000 + Int64(event.ts.tv_nsec)
             let isPress = event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE)
             // Bounce: too soon after the last edge, or the same state again.
-            if let last = lastNanos, nanos - last < GPIOButtons.debounceNanos { continue }
-            if isPress == pressed { continue }
-            lastNanos = nanos
-            pressed = isPress
-            return ButtonEdge(button: 0, pressed: isPress, timestampNanos: nanos)
+            if let last = input.lastNanos, nanos - last < GPIOButtons.debounceNanos { continue }
+            if isPress == input.pressed { continue }
+            input.lastNanos = nanos
+            input.pressed = isPress
+            return ButtonEdge(control: input.control, pressed: isPress, timestampNanos: nanos)
         }
     }
 }

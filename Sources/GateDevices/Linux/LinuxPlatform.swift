@@ -2,7 +2,8 @@ import GateCore
 
 /// The box on its real devices: every source is a descriptor in one poll()
 /// (house rule 2): the camera's node, the IMU's sampling timerfd, the
-/// button's line-event fd, the lights' pattern timerfd and the signalfd.
+/// button's and touch pad's line-event fds, the lights' pattern timerfd, the
+/// speaker's PCM (only while it streams) and the signalfd.
 /// The lights' timer is the lights' own business and never wakes the loop.
 public struct LinuxPlatform: GatePlatform {
     public var camera: V4L2Camera
@@ -13,12 +14,15 @@ public struct LinuxPlatform: GatePlatform {
     private let signals: SignalDescriptor
     private let sampling: TimerDescriptor
     private var poller: Poller
-    private let cameraSlot: Int, samplingSlot: Int, buttonSlot: Int, lightsSlot: Int, signalSlot: Int
+    private let cameraSlot: Int, samplingSlot: Int, lightsSlot: Int, speakerSlot: Int, signalSlot: Int
+    private var buttonSlots: [Int] = []
 
     /// Opens every device the settings name; the first that fails is named.
     public init(settings: BoxSettings, signals: SignalDescriptor) throws(GateError) {
         let chip = try GPIOChip(name: settings.gpioChip)
-        buttons = try GPIOButtons(chip: chip, offset: settings.buttonLine)
+        var controls: [(control: Control, offset: Int)] = [(.button, settings.buttonLine)]
+        if let touch = settings.touchLine { controls.append((.touchPad, touch)) }
+        buttons = try GPIOButtons(chip: chip, lines: controls)
         lights = try GPIOLights(chip: chip, ledOffset: settings.ledLine, buzzerOffset: settings.buzzerLine)
         speaker = try PCMSpeaker(card: settings.audioCard, device: settings.audioDevice)
         motion = try I2CAccelerometer(bus: settings.imuBus, address: settings.imuAddress)
@@ -31,11 +35,12 @@ public struct LinuxPlatform: GatePlatform {
         }
         camera = try V4L2Camera(settings: settings)
         self.signals = signals
-        poller = Poller(capacity: 5)
+        poller = Poller(capacity: 5 + buttons.inputs.count)
         cameraSlot = poller.register(camera.device.descriptor)
         samplingSlot = poller.register(sampling.descriptor)
-        buttonSlot = poller.register(buttons.descriptor)
+        for input in buttons.inputs { buttonSlots.append(poller.register(input.descriptor)) }
         lightsSlot = poller.register(lights.timer.descriptor)
+        speakerSlot = poller.registerForOutput(speaker.pcm.descriptor)
         signalSlot = poller.register(signals.descriptor)
     }
 
@@ -54,6 +59,7 @@ public struct LinuxPlatform: GatePlatform {
 
     public mutating func wait() throws(GateError) -> ReadySources {
         while true {
+            poller.setEnabled(speakerSlot, speaker.isStreaming)
             do {
                 guard try poller.wait(timeoutMillis: -1) > 0 else { continue }
             } catch {
@@ -67,7 +73,8 @@ public struct LinuxPlatform: GatePlatform {
                     throw GateError("timerfd", error, doing: "reading the IMU timer")
                 }
             }
-            if poller.isReadable(buttonSlot) { ready.insert(.buttons) }
+            for slot in buttonSlots where poller.isReadable(slot) { ready.insert(.buttons) }
+            if poller.isWritable(speakerSlot) { ready.insert(.speaker) }
             if poller.isReadable(signalSlot) { ready.insert(.signal) }
             if poller.isReadable(lightsSlot) { try lights.advance(atNanos: nowNanos) }
             if !ready.isEmpty { return ready }

@@ -4,22 +4,51 @@ import GateCore
 /// The speaker through ALSA's kernel PCM interface, set up the way tinyalsa
 /// does it: hardware parameters narrowed to interleaved S16_LE at 48 or
 /// 44.1 kHz, stereo or mono (whatever the card takes), 10 ms periods;
-/// monotonic status timestamps. A sound is synthesised into a buffer made
-/// at start and written without blocking.
+/// monotonic status timestamps. Sounds are rendered once at start
+/// (`SoundBank`); a sound or the countdown is a `SoundProgram` streamed
+/// from the loop: written without blocking as the ring has room (the
+/// platform polls the PCM for POLLOUT while a program plays).
 ///
-/// Errno table on write: EAGAIN (the ring is full: the rest of the sound is
-/// dropped, counted), EPIPE (underrun, normal after silence: re-prepare and
-/// write again, counted), EBADFD/ESTRPIPE (suspended: re-prepare).
+/// The countdown's GO instant is when its first sample leaves the device:
+/// from status readings taken while feeding (`PlaybackEpoch`), never from
+/// when the write was issued.
+///
+/// Errno table on write: EAGAIN (the ring is full: back to poll), EPIPE
+/// (underrun, normal once a program has drained: re-prepare and write
+/// again, counted), EBADFD/ESTRPIPE (suspended: re-prepare), EINTR (retry).
 public final class PCMSpeaker: SoundOutput {
     public let pcm: PCMDevice
     public private(set) var rate = 48000
     public private(set) var channels = 2
     public private(set) var underruns = 0
-    public private(set) var droppedFrames = 0
+    /// Sounds asked for while another program played (not mixed in).
+    public private(set) var skippedSounds = 0
     private let samples: UnsafeMutablePointer<Int16>
     private let capacityFrames: Int
+    private let bank: SoundBank
+    private var program: SoundProgram?
+    /// Frames of `program` handed to the kernel so far.
+    private var programWritten = 0
+    private var epoch: PlaybackEpoch
+    private var markReported = false
+    /// A mark that played just before an underrun, from the old timeline.
+    private var pendingMark: Int64?
     static let periodFrames = 480
     static let periods = 32
+    static var bufferFrames: Int { periodFrames * periods }
+
+    /// asound.h's SNDRV_PCM_STATE_* (a cast in a macro, so not imported).
+    enum State: Int32 {
+        case open = 0, setup, prepared, running, xrun, draining, paused, suspended, disconnected
+    }
+
+    /// One SNDRV_PCM_IOCTL_STATUS reading.
+    struct Status {
+        var state: State?
+        var tstampNanos: Int64
+        var delayFrames: Int
+        var availFrames: Int
+    }
 
     public init(card: Int, device: Int) throws(GateError) {
         pcm = try PCMDevice.open(card: card, device: device)
@@ -41,7 +70,7 @@ public final class PCMSpeaker: SoundOutput {
         sw.period_step = 1
         sw.avail_min = UInt(PCMSpeaker.periodFrames)
         sw.start_threshold = 1
-        let bufferFrames = UInt(PCMSpeaker.periodFrames * PCMSpeaker.periods)
+        let bufferFrames = UInt(PCMSpeaker.bufferFrames)
         sw.stop_threshold = bufferFrames
         var boundary = bufferFrames
         while boundary * 2 <= UInt(Int32.max) - bufferFrames { boundary *= 2 }
@@ -58,8 +87,10 @@ public final class PCMSpeaker: SoundOutput {
             pcm.close()
             throw GateError(pcm.path, errno, doing: "SNDRV_PCM_IOCTL_PREPARE")
         }
-        capacityFrames = rate / 2
+        capacityFrames = PCMSpeaker.bufferFrames
         samples = .allocate(capacity: capacityFrames * channels)
+        bank = SoundBank(rate: rate)
+        epoch = PlaybackEpoch(rate: rate)
     }
 
     deinit {
@@ -67,7 +98,6 @@ public final class PCMSpeaker: SoundOutput {
         samples.deallocate()
         pcm.close()
     }
-
     /// Narrows every parameter to one value and asks the driver to take them.
     static func setHardware(_ pcm: PCMDevice, rate: Int, channels: Int) -> Bool {
         var p = snd_pcm_hw_params()
@@ -107,19 +137,77 @@ public final class PCMSpeaker: SoundOutput {
         return gate_ioctl_ptr(pcm.descriptor.rawValue, gate_SNDRV_PCM_IOCTL_HW_PARAMS(), &p) == 0
     }
 
+    public var isStreaming: Bool { program != nil }
+    public var clockSource: String { "pcm-status" }
+
     public func play(_ sound: Sound, atNanos: Int64) throws(GateError) {
-        let kind: SoundSynth.Kind
-        switch sound {
-        case .beep: kind = .beep
-        case .gunshot: kind = .gunshot
-        case .whistle: kind = .whistle
-        }
-        let frames = SoundSynth.render(kind, rate: rate, channels: channels, into: samples, capacity: capacityFrames)
-        try write(frames: frames)
+        guard program == nil else { skippedSounds += 1; return }
+        try begin(.single(sound.synthKind, rate: rate))
     }
 
-    /// Queues `frames` frames from the sample buffer without blocking.
-    func write(frames: Int) throws(GateError) {
+    public func startCountdown(atNanos: Int64) throws(GateError) {
+        // A beep still draining gives way: the countdown matters more.
+        try begin(.countdown(rate: rate, tailFrames: PCMSpeaker.bufferFrames + rate / 10))
+    }
+
+    private func begin(_ next: SoundProgram) throws(GateError) {
+        program = next
+        programWritten = 0
+        epoch = PlaybackEpoch(rate: rate)
+        markReported = false
+        pendingMark = nil
+        _ = try service(atNanos: 0)
+    }
+
+    /// Feeds the program as far as the ring has room, reading the status
+    /// before each write; returns the program's mark instant (the GO) once
+    /// that frame has been played.
+    public func service(atNanos: Int64) throws(GateError) -> Int64? {
+        guard let program else { return nil }
+        var mark: Int64?
+        while true {
+            let status = try readStatus()
+            if status.state == .running {
+                epoch.add(statusNanos: status.tstampNanos, delayFrames: status.delayFrames, writtenFrames: programWritten)
+            }
+            if let frame = program.markFrame, !markReported, status.state == .running,
+               programWritten - status.delayFrames > frame, let instant = epoch.instant(ofFrame: frame) {
+                markReported = true
+                mark = instant
+            }
+            let room = status.state == .running ? status.availFrames : capacityFrames
+            let count = min(room, program.totalFrames - programWritten, capacityFrames)
+            if count == 0 { break }
+            program.render(from: programWritten, count: count, channels: channels, bank: bank, into: samples)
+            let written = try write(frames: count, program: program)
+            programWritten += written
+            if written < count { break }
+        }
+        if let early = pendingMark {
+            pendingMark = nil
+            mark = early
+        }
+        if programWritten == program.totalFrames && (program.markFrame == nil || markReported) {
+            // All queued; the stream drains and stops by itself (an underrun
+            // the next program re-prepares).
+            self.program = nil
+        }
+        return mark
+    }
+
+    func readStatus() throws(GateError) -> Status {
+        var status = snd_pcm_status()
+        guard gate_ioctl_ptr(pcm.descriptor.rawValue, gate_SNDRV_PCM_IOCTL_STATUS(), &status) == 0 else {
+            throw GateError(pcm.path, Errno.current, doing: "SNDRV_PCM_IOCTL_STATUS")
+        }
+        return Status(state: State(rawValue: status.state),
+                      tstampNanos: Int64(status.tstamp.tv_sec) * 1_000_000_000 + Int64(status.tstamp.tv_nsec),
+                      delayFrames: Int(status.delay), availFrames: Int(status.avail))
+    }
+
+    /// Writes `frames` frames from the sample buffer without blocking;
+    /// returns how many the kernel took.
+    func write(frames: Int, program: SoundProgram) throws(GateError) -> Int {
         var offset = 0
         var retried = false
         while offset < frames {
@@ -131,16 +219,35 @@ public final class PCMSpeaker: SoundOutput {
             }
             let errno = Errno.current
             if errno == .interrupted { continue }
-            if errno == .wouldBlock { droppedFrames += frames - offset; return }
+            if errno == .wouldBlock { return offset }
             if (errno == .brokenPipe || errno == Errno(EBADFD) || errno == Errno(ESTRPIPE)) && !retried {
-                if errno == .brokenPipe { underruns += 1 }
+                if errno == .brokenPipe && programWritten + offset > 0 { underruns += 1 }
                 retried = true
+                // Everything queued before the underrun has played: a mark
+                // written by then is in the old timeline's readings; after it
+                // a new continuous run (and a new epoch) begins.
+                if let frame = program.markFrame, frame < programWritten + offset, !markReported {
+                    markReported = true
+                    pendingMark = epoch.instant(ofFrame: frame)
+                }
+                epoch = PlaybackEpoch(rate: rate)
                 guard gate_ioctl_int(pcm.descriptor.rawValue, gate_SNDRV_PCM_IOCTL_PREPARE(), 0) == 0 else {
                     throw GateError(pcm.path, Errno.current, doing: "re-preparing after an underrun")
                 }
                 continue
             }
             throw GateError(pcm.path, errno, doing: "writing a sound")
+        }
+        return offset
+    }
+}
+
+extension Sound {
+    var synthKind: SoundSynth.Kind {
+        switch self {
+        case .beep: return .beep
+        case .gunshot: return .gunshot
+        case .whistle: return .whistle
         }
     }
 }

@@ -40,13 +40,26 @@ public protocol MotionSensor {
     mutating func sample() throws(GateError) -> AccelSample
 }
 
-/// One edge of a button, stamped by the kernel.
+/// The box's inputs: the one button (gestures) and the optional touch pad.
+public enum Control: Equatable, Sendable {
+    case button
+    case touchPad
+
+    public var name: String {
+        switch self {
+        case .button: return "button"
+        case .touchPad: return "touch pad"
+        }
+    }
+}
+
+/// One edge of a control, stamped by the kernel.
 public struct ButtonEdge: Equatable {
-    public var button: Int
+    public var control: Control
     public var pressed: Bool
     public var timestampNanos: Int64
-    public init(button: Int, pressed: Bool, timestampNanos: Int64) {
-        self.button = button; self.pressed = pressed; self.timestampNanos = timestampNanos
+    public init(control: Control, pressed: Bool, timestampNanos: Int64) {
+        self.control = control; self.pressed = pressed; self.timestampNanos = timestampNanos
     }
 }
 
@@ -94,8 +107,19 @@ public enum Sound: Equatable {
     }
 }
 
+/// The speaker. Sounds stream from the loop: `service` feeds the device
+/// whenever the platform reports `.speaker` ready.
 public protocol SoundOutput {
     mutating func play(_ sound: Sound, atNanos: Int64) throws(GateError)
+    /// Starts 3-2-1-GO; the GO's instant comes back later from `service`.
+    mutating func startCountdown(atNanos: Int64) throws(GateError)
+    /// Where the GO instant comes from, for the start record ("pcm-status").
+    var clockSource: String { get }
+    /// Whether a sound is still being fed (the platform then waits for the device too).
+    var isStreaming: Bool { get }
+    /// Feeds the device; returns the countdown's GO instant once the GO has
+    /// left the speaker, on the monotonic clock.
+    mutating func service(atNanos: Int64) throws(GateError) -> Int64?
 }
 
 /// Which sources are ready after a wait.
@@ -106,6 +130,8 @@ public struct ReadySources: OptionSet, Equatable, Sendable {
     public static let motion = ReadySources(rawValue: 1 << 1)
     public static let buttons = ReadySources(rawValue: 1 << 2)
     public static let signal = ReadySources(rawValue: 1 << 3)
+    /// The speaker has room for more of the sound it plays.
+    public static let speaker = ReadySources(rawValue: 1 << 5)
     /// A simulated session has played its whole scenario.
     public static let scenarioEnd = ReadySources(rawValue: 1 << 4)
 }

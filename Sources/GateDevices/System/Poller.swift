@@ -15,12 +15,31 @@ public struct Poller {
     /// Frees the table; the descriptors themselves belong to their owners.
     public func release() { fds.deallocate() }
 
-    /// Adds a descriptor; returns its slot, which `isReadable` takes.
+    /// Adds a descriptor waited on for input; returns its slot, which
+    /// `isReadable` takes.
     public mutating func register(_ fd: FileDescriptor) -> Int {
+        register(fd, events: Int16(POLLIN), enabled: true)
+    }
+
+    /// Adds a descriptor waited on for room to write (a playback PCM),
+    /// disabled until `setEnabled`: such a device reports POLLOUT or POLLERR
+    /// all the time when idle, so it is only in the wait while it streams.
+    public mutating func registerForOutput(_ fd: FileDescriptor) -> Int {
+        register(fd, events: Int16(POLLOUT), enabled: false)
+    }
+
+    private mutating func register(_ fd: FileDescriptor, events: Int16, enabled: Bool) -> Int {
         precondition(count < capacity, "poller is full")
-        fds[count] = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        fds[count] = pollfd(fd: enabled ? fd.rawValue : ~fd.rawValue, events: events, revents: 0)
         count += 1
         return count - 1
+    }
+
+    /// poll() skips a negative descriptor; its complement keeps the number.
+    public func setEnabled(_ slot: Int, _ enabled: Bool) {
+        let fd = fds[slot].fd
+        if (fd >= 0) != enabled { fds[slot].fd = ~fd }
+        if !enabled { fds[slot].revents = 0 }
     }
 
     /// Waits up to `timeoutMillis` (-1: forever). Returns the number of ready
@@ -38,5 +57,10 @@ public struct Poller {
 
     public func isReadable(_ slot: Int) -> Bool {
         fds[slot].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
+    }
+
+    /// Room to write, or an error the write will name (EPIPE after an underrun).
+    public func isWritable(_ slot: Int) -> Bool {
+        fds[slot].revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0
     }
 }

@@ -44,15 +44,48 @@ public struct TerminalIndicator: Indicator {
     }
 }
 
-/// The speaker, shown as terminal lines.
+/// The speaker, shown as terminal lines. A countdown's sounds come at
+/// their virtual instants (`nextEventNanos` wakes the platform), and the GO
+/// leaves this ideal speaker exactly 3 s after the countdown began.
 public struct TerminalSpeaker: SoundOutput {
     public let console: Console
     public private(set) var played = 0
+    private var countdownStart: Int64?
+    private var nextCue = 0
+    static let cueLabels = ["3", "2", "1", "GO (gunshot)"]
 
     public init(console: Console) { self.console = console }
 
     public mutating func play(_ sound: Sound, atNanos: Int64) throws(GateError) {
         played += 1
         console.line(DecimalText.clockLabel(atNanos) + " ♪ " + sound.name)
+    }
+
+    public mutating func startCountdown(atNanos: Int64) throws(GateError) {
+        countdownStart = atNanos
+        nextCue = 0
+    }
+
+    public var isStreaming: Bool { countdownStart != nil }
+    public var clockSource: String { "virtual-clock" }
+
+    /// When the next countdown sound plays; Int64.max when none.
+    public var nextEventNanos: Int64 {
+        guard let start = countdownStart else { return Int64.max }
+        return start + Int64(nextCue) * 1_000_000_000
+    }
+
+    public mutating func service(atNanos now: Int64) throws(GateError) -> Int64? {
+        while countdownStart != nil && nextEventNanos <= now {
+            let at = nextEventNanos
+            played += 1
+            console.line(DecimalText.clockLabel(at) + " ♪ " + TerminalSpeaker.cueLabels[nextCue])
+            nextCue += 1
+            if nextCue == TerminalSpeaker.cueLabels.count {
+                countdownStart = nil
+                return at
+            }
+        }
+        return nil
     }
 }

@@ -66,6 +66,39 @@ import GateSim
         }
     }
 
+    /// Touch-release and countdown: each run's start record carries the
+    /// scenario's start instant (the release edge; the GO leaving the
+    /// speaker), and the run is timed from it to its crossing.
+    @Test(arguments: [("touch-release", "touchRelease", "gpio-edge"), ("countdown", "countdown", "virtual-clock")])
+    func startEventsStartEachRun(start: String, code: String, source: String) throws {
+        let runs = 2
+        let outcome = try Self.simulate(["--start", start], fps: 120, seed: 4, runs: runs)
+        #expect(outcome.status == 0 && outcome.warnings.isEmpty)
+        var options = SimulationOptions()
+        options.seed = 4; options.runs = runs; options.startType = StartType(name: start)!
+        let scenario = Scenario(options: options)
+        #expect(scenario.startNanos.count == runs)
+
+        guard case .session(let header)? = outcome.records.first else { Issue.record("no session record first"); return }
+        #expect(header.startType == code)
+        let starts = outcome.records.compactMap { record -> StartRecord? in
+            if case .start(let s) = record { return s } else { return nil }
+        }
+        let crossings = outcome.records.compactMap { record -> CrossingRecord? in
+            if case .crossing(let c) = record { return c } else { return nil }
+        }
+        #expect(starts.map(\.startTimeNanos) == scenario.startNanos)
+        #expect(starts.map(\.runId) == ["run-001", "run-002"] && starts.allSatisfy { $0.source == source })
+        #expect(crossings.map(\.runId) == ["run-001", "run-002"] && crossings.allSatisfy { $0.lap == 1 })
+        for (s, c) in zip(starts, crossings) {
+            #expect(c.startTimeNanos == s.startTimeNanos)
+            #expect(abs(c.elapsedMs - Double(c.crossingTimeNanos - s.startTimeNanos) / 1e6) < 0.001)
+            #expect(abs(try #require(c.detectionErrorMs)) <= Self.boundMs[120]!)
+        }
+        guard case .end(let end)? = outcome.records.last else { Issue.record("no session_end record last"); return }
+        #expect(end.laps == runs)
+    }
+
     @Test func theSameSeedWritesTheSameResults() throws {
         let a = try Self.simulate([], fps: 120, seed: 5, runs: 1)
         let b = try Self.simulate([], fps: 120, seed: 5, runs: 1)

@@ -58,6 +58,20 @@ import Testing
         #expect(throws: ConfigError(file: "t.conf", line: 1, problem: problem)) { try apply(line) }
     }
 
+    @Test func aTouchReleaseStartNeedsATouchPadWhereverEachIsSet() throws {
+        var s = try apply("gpio.touch = 5\nstart.type = touch-release")
+        #expect(s.touchLine == 5 && s.startType == .touchRelease)
+        try s.validate()
+        s = try apply("# board\nstart.type = touch-release")
+        #expect(throws: ConfigError(file: "t.conf", line: 2, problem: "start.type = touch-release needs gpio.touch, the touch pad's line (set in the board or configuration file)")) {
+            try s.validate()
+        }
+        try apply("start.type = countdown\ngpio.touch = none").validate()
+        #expect(throws: ConfigError(file: "t.conf", line: 1, problem: "start.type = sprint: expected flying, touch-release or countdown")) {
+            try apply("start.type = sprint")
+        }
+    }
+
     @Test func refusesAnUnknownKeyListingTheKnownOnes() {
         do {
             _ = try apply("\ncamera.framerate = 120")

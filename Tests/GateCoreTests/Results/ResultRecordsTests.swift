@@ -37,6 +37,25 @@ import Testing
                                    .crossing(Self.crossing(lap: 1, split: 3000)), .end(end)])
     }
 
+    @Test func aStartRecordReadsBackAndTheTableCountsRuns() {
+        let start = StartRecord(sessionId: "session-0001", runId: "run-002", startType: "touchRelease",
+                                startTimeNanos: 1_684_000_123, source: "gpio-edge", timestamp: 1_767_225_601_684)
+        #expect(start.jsonLine() == #"{"type":"start","sessionId":"session-0001","runId":"run-002","startType":"touchRelease","startTimeNanos":1684000123,"source":"gpio-edge","timestamp":1767225601684}"#)
+        let parsed = ResultsReader.parse(start.jsonLine() + "\n")
+        #expect(parsed.records == [.start(start)] && parsed.warnings.isEmpty)
+
+        var session = Self.session
+        session.startType = "touchRelease"
+        var run = Self.crossing(lap: 1, split: 3000)
+        run.runId = "run-002"
+        #expect(run.runNumber == 2)
+        let table = ResultsTable.render(session: session, crossings: [run], ended: nil)
+        #expect(table.contains("solo runs, touchRelease start"))
+        #expect(table.contains("  run    time s"))
+        #expect(table.contains("best run: 2 in 3.000 s"))
+        #expect(ResultsTable.liveLine(run, runs: true).hasPrefix("run 2     3.000 s  10.36 m/s"))
+    }
+
     @Test func aTornLastLineIsReportedAndEverythingBeforeItKept() {
         let full = Self.crossing(lap: 1, split: 3000).jsonLine()
         let text = Self.session.jsonLine() + "\n" + Self.crossing(lap: 0, split: nil).jsonLine() + "\n" + full.prefix(57)
@@ -53,7 +72,7 @@ import Testing
         #expect(parsed.records.count == 2)
         #expect(parsed.warnings == [
             "line 2: field \"direction\" is missing (expected a string); line skipped",
-            "line 3: unknown record type \"penalty\" (expected session, crossing or session_end); line skipped",
+            "line 3: unknown record type \"penalty\" (expected session, start, crossing or session_end); line skipped",
         ])
     }
 

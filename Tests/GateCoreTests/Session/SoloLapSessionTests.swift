@@ -73,3 +73,79 @@ import Testing
         #expect(r5 == nil)
     }
 }
+
+@Suite struct StartedRunTests {
+    func crossing(_ seconds: Double) -> DetectedCrossing {
+        DetectedCrossing(timeNanos: Int64(seconds * 1e9), frameIndex: 0, interpolationOffsetMs: 0, direction: .leftToRight,
+                         velocityWorkPixelsPerSecond: 300, velocityWidthsPerSecond: 2, uncertaintyMs: 0.5, occupancyAtTrigger: 0.6)
+    }
+
+    func armed(_ type: StartType) -> SoloLapSession {
+        var s = SoloLapSession(startType: type)
+        _ = s.arm()
+        s.tripod(still: true)
+        return s
+    }
+
+    @Test func theStartEventStartsTheClockAndTheNextCrossingFinishes() throws {
+        var s = armed(.touchRelease)
+        let e1 = s.record(crossing(1.0))
+        #expect(e1 == nil)             // someone walking through before any start
+        let e2 = s.start(atNanos: 2_000_000_000)
+        #expect(e2 == 1)
+        #expect(s.state == .running)
+        let r_finish = s.record(crossing(6.25))
+        let finish = try #require(r_finish)
+        #expect(finish.run == 1 && finish.lap == 1)
+        #expect(finish.startNanos == 2_000_000_000 && finish.elapsedNanos == 4_250_000_000)
+        #expect(s.state == .armed)                           // ready for the next start
+        let e3 = s.record(crossing(7.5))
+        #expect(e3 == nil)              // walking back: not timed
+        let e4 = s.start(atNanos: 10_000_000_000)
+        #expect(e4 == 2)
+        let r_second = s.record(crossing(13.0))
+        let second = try #require(r_second)
+        #expect(second.run == 2 && second.elapsedNanos == 3_000_000_000)
+        #expect(s.lapCount == 2 && s.bestSplitNanos == 3_000_000_000)
+    }
+
+    @Test func startsAreRefusedUnlessArmedWithAnExternalStartType() {
+        var flying = armed(.flying)
+        let e5 = flying.start(atNanos: 1)
+        #expect(e5 == nil)
+        var idle = SoloLapSession(startType: .countdown)
+        let e6 = idle.start(atNanos: 1)
+        #expect(e6 == nil)
+        var running = armed(.countdown)
+        _ = running.start(atNanos: 1)
+        let e7 = running.start(atNanos: 2)
+        #expect(e7 == nil)             // a second start mid-run
+    }
+
+    @Test func aCrossingBeforeTheStartInstantIsNotTheFinish() {
+        var s = armed(.countdown)
+        _ = s.start(atNanos: 5_000_000_000)
+        let e8 = s.record(crossing(4.9))
+        #expect(e8 == nil)
+        #expect(s.state == .running)
+    }
+
+    @Test func aMovedTripodFlagsTheRunAndDisarmAbandonsIt() throws {
+        var s = armed(.touchRelease)
+        _ = s.start(atNanos: 0)
+        s.tripod(still: false)
+        let r_run = s.record(crossing(3))
+        let run = try #require(r_run)
+        #expect(run.disturbed)
+        #expect(s.state == .stabilising)
+        s.tripod(still: true)
+        _ = s.start(atNanos: 4_000_000_000)
+        let e9 = s.disarm()
+        #expect(e9)
+        #expect(s.state == .idle)
+        let e10 = s.record(crossing(6))
+        #expect(e10 == nil)
+        let again = s.disarm()
+        #expect(!again)
+    }
+}
