@@ -2,7 +2,7 @@
 # Use after lib.sh: . /scenarios/box.sh; setup_box_devices
 #   camera   vivid's HDMI input (720p60) on /dev/video0
 #   imu      i2c-stub on /dev/i2c-0 answering as an MPU-6050 at 0x68, at rest (+1 g on z)
-#   gpio     gpio-sim chip gpiochip0: line 0 button, 1 LED, 2 buzzer
+#   gpio     gpio-sim chip gpiochip0: line 0 button, 1 LED, 2 buzzer, 3 touch pad
 #   speaker  snd-aloop, hw:0,0
 
 setup_box_devices() {
@@ -18,17 +18,18 @@ setup_box_devices() {
     load gpio-sim
     GPIO_SIM=/sys/kernel/config/gpio-sim/box
     mkdir "$GPIO_SIM" "$GPIO_SIM/gpio-bank0" || fail "gpio-sim: configfs mkdir failed"
-    echo 3 >"$GPIO_SIM/gpio-bank0/num_lines"
+    echo 4 >"$GPIO_SIM/gpio-bank0/num_lines"
     i=0
-    for n in button led buzzer; do
+    for n in button led buzzer touch; do
         mkdir "$GPIO_SIM/gpio-bank0/line$i" && echo "$n" >"$GPIO_SIM/gpio-bank0/line$i/name"
         i=$((i + 1))
     done
     echo 1 >"$GPIO_SIM/live" || fail "gpio-sim: live=1 failed"
     wait_for 5 test -c /dev/gpiochip0 || fail "gpio-sim: no /dev/gpiochip0"
     GPIO_LINES=/sys/devices/platform/$(cat "$GPIO_SIM/dev_name")/$(cat "$GPIO_SIM/gpio-bank0/chip_name")
-    # The button is wired to ground with a pull-up: released is high.
+    # The button and the touch pad are wired to ground with a pull-up: released is high.
     echo pull-up >"$GPIO_LINES/sim_gpio0/pull"
+    echo pull-up >"$GPIO_LINES/sim_gpio3/pull"
 
     load snd-aloop
     wait_for 5 test -c /dev/snd/pcmC0D0p || fail "snd-aloop: no /dev/snd/pcmC0D0p"
@@ -47,12 +48,22 @@ set_accel() {
 
 press_button() { echo pull-down >"$GPIO_LINES/sim_gpio0/pull"; }
 release_button() { echo pull-up >"$GPIO_LINES/sim_gpio0/pull"; }
+press_touch() { echo pull-down >"$GPIO_LINES/sim_gpio3/pull"; }
+release_touch() { echo pull-up >"$GPIO_LINES/sim_gpio3/pull"; }
+# tap_button: a short press (a tap: arm, or start a countdown).
+tap_button() { press_button; sleep 0.2; release_button; }
+
+# mono_now: CLOCK_MONOTONIC in nanoseconds (the kernel's ktime_get, the
+# clock of GPIO edge stamps and of the box's records).
+mono_now() { awk '/^now at/ { print $3; exit }' /proc/timer_list; }
 line_value() { cat "$GPIO_LINES/sim_gpio$1/value"; }
 
-# line_values N SECONDS: N samples of the LED line over SECONDS, as a string of 0/1.
-led_samples() {
+# led_samples N SECONDS: N samples of the LED line, SECONDS apart, as a string of 0/1.
+led_samples() { line_samples 1 "$1" "$2"; }
+# line_samples LINE N SECONDS: the same for any line (2: buzzer).
+line_samples() {
     _s=""
     _n=0
-    while [ "$_n" -lt "$1" ]; do _s="$_s$(line_value 1)"; sleep "$2"; _n=$((_n + 1)); done
+    while [ "$_n" -lt "$2" ]; do _s="$_s$(line_value "$1")"; sleep "$3"; _n=$((_n + 1)); done
     echo "$_s"
 }
