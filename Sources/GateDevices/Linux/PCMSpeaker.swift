@@ -45,6 +45,10 @@ public final class PCMSpeaker: SoundOutput {
     /// One SNDRV_PCM_IOCTL_STATUS reading.
     struct Status {
         var state: State?
+        /// When the stream last started.
+        var triggerNanos: Int64
+        /// When the position (hw_ptr) was last seen to move; 0 before it ever
+        /// did, and left over from an earlier run until it moves again.
         var tstampNanos: Int64
         var delayFrames: Int
         var availFrames: Int
@@ -167,7 +171,9 @@ public final class PCMSpeaker: SoundOutput {
         var mark: Int64?
         while true {
             let status = try readStatus()
-            if status.state == .running {
+            // A reading counts once the position has moved in this run: the
+            // kernel stamps tstamp when it sees hw_ptr change.
+            if status.state == .running && status.tstampNanos > status.triggerNanos {
                 epoch.add(statusNanos: status.tstampNanos, delayFrames: status.delayFrames, writtenFrames: programWritten)
             }
             if let frame = program.markFrame, !markReported, status.state == .running,
@@ -201,6 +207,7 @@ public final class PCMSpeaker: SoundOutput {
             throw GateError(pcm.path, Errno.current, doing: "SNDRV_PCM_IOCTL_STATUS")
         }
         return Status(state: State(rawValue: status.state),
+                      triggerNanos: Int64(status.trigger_tstamp.tv_sec) * 1_000_000_000 + Int64(status.trigger_tstamp.tv_nsec),
                       tstampNanos: Int64(status.tstamp.tv_sec) * 1_000_000_000 + Int64(status.tstamp.tv_nsec),
                       delayFrames: Int(status.delay), availFrames: Int(status.avail))
     }

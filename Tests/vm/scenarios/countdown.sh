@@ -1,0 +1,76 @@
+#!/bin/sh
+# The countdown's GO instant on real drivers (`ts-gate run`, static x86_64
+# firmware, start.type = countdown): arecord captures snd-aloop's loopback of
+# the box's speaker, bit-exact, while the capture's kernel status is read
+# again and again from /proc (its timestamp and hardware position give when
+# captured frame 0 was taken, on CLOCK_MONOTONIC). The GO's onset found in
+# the capture must match the instant the box recorded for its start within
+# 2 ms, and the three beeps must come a second apart before it.
+# Needs /bin/ts-gate and /bin/board.conf (board/vm-rig/board.conf).
+. /scenarios/lib.sh
+. /scenarios/box.sh
+setup_box_devices
+
+RATE=48000
+STATUS=/proc/asound/card0/pcm1c/sub0/status
+# Capture first, mono: the loopback then holds the box's playback to it.
+/usr/bin/arecord -D hw:0,1 -f S16_LE -r $RATE -c 1 -t raw -d 14 /tmp/capture.raw 2>/tmp/arecord.err &
+rec=$!
+wait_for 5 grep -q RUNNING "$STATUS" || fail "the loopback capture did not start: $(cat /tmp/arecord.err)"
+
+echo "start.type = countdown" >/tmp/countdown.conf
+/bin/ts-gate run --board /bin/board.conf --config /tmp/countdown.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
+pid=$!
+wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start: $(cat /tmp/run.out)"
+tap_button
+wait_for 5 grep -q "gate armed: tap the button for the countdown" /tmp/run.out || fail "a tap did not arm the box"
+
+# Readings of the capture's status through the countdown, in the background.
+# arecord leaves its stream's timestamps off, so each reading is followed, in
+# the same read-out, by the kernel's CLOCK_MONOTONIC ("now at" of
+# /proc/timer_list): a moment just after hw_ptr was read.
+( n=0; while [ $n -lt 400 ] && kill -0 $rec 2>/dev/null; do cat "$STATUS" /proc/timer_list; n=$((n + 1)); done ) >/tmp/capture.status &
+reader=$!
+tap_button
+wait_for 10 grep -q "countdown GO: run 1 started at" /tmp/run.out || fail "no GO from the countdown: $(cat /tmp/run.out)"
+go=$(sed -n 's/.*countdown GO: run 1 started at \([0-9]*\) ns.*/\1/p' /tmp/run.out)
+wait "$reader"
+kill -TERM "$pid"
+wait "$pid" || fail "ts-gate run exited $? after SIGTERM"
+wait "$rec"
+cat /tmp/run.out
+grep -q "overrun" /tmp/arecord.err && fail "arecord lost frames (overrun): $(cat /tmp/arecord.err)"
+
+# When captured frame 0 was taken: by the time "now at" was read, at least
+# hw_ptr frames were in. Both the position's lag (jiffies) and the read-out
+# only make an estimate late, so the earliest one is the best.
+epoch=$(awk -v rate=$RATE '
+    /^state:/ { running = ($2 == "RUNNING"); hw = "" }
+    /^hw_ptr/ { hw = $3 }
+    /^now at/ { if (running && hw != "") { e = $3 / 1e9 - hw / rate; if (n == 0 || e < best) best = e; n++ }; hw = "" }
+    END { if (n > 10) printf "%.9f %d\n", best, n }' /tmp/capture.status)
+[ -n "$epoch" ] || fail "too few running status readings of the capture: $(head -n 12 /tmp/capture.status)"
+say "capture epoch and readings: $epoch"
+set -- $epoch
+epoch=$1
+
+# Onsets: the first non-zero sample after at least 0.2 s of digital silence.
+onsets=$(od -An -v -t d2 -w2 /tmp/capture.raw | awk -v gap=$((RATE / 5)) '
+    $1 != 0 { if (i - last > gap || !seen) print i; last = i; seen = 1 } { i++ }')
+say "onsets (frames): $(echo $onsets)"
+set -- $onsets
+[ $# = 4 ] || fail "expected 4 onsets (3, 2, 1, GO) in the capture, found $#"
+if [ $# = 4 ]; then
+    verdict=$(awk -v e="$epoch" -v r=$RATE -v b1="$1" -v b2="$2" -v b3="$3" -v g="$4" -v box="$go" 'BEGIN {
+        heard = e + g / r; said = box / 1e9; d = (said - heard) * 1000
+        s1 = (b2 - b1) / r; s2 = (b3 - b2) / r; s3 = (g - b3) / r
+        # A beep starts at zero (a sine), the gunshot does not: beeps are heard one frame in.
+        ok = (d <= 2 && d >= -2 && s1 == 1 && s2 == 1 && (g - b3) == r - 1)
+        printf "%s GO heard at %.6f s, box says %.6f s: %+.3f ms; cues %.4f %.4f %.4f s apart\n", ok ? "ok" : "bad", heard, said, d, s1, s2, s3 }')
+    say "$verdict"
+    case "$verdict" in ok*) ;; *) fail "countdown: $verdict" ;; esac
+fi
+results=/tmp/results/session-0001/results.jsonl
+grep -q "\"type\":\"start\".*\"startType\":\"countdown\",\"startTimeNanos\":$go,\"source\":\"pcm-status\"" "$results" ||
+    fail "no start record for the GO at $go in $results"
+finish
