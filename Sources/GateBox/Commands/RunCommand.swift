@@ -3,10 +3,12 @@ import GateDevices
 
 /// `ts-gate run`: the box on its real devices, what the SD image's service
 /// starts. Runs the same loop as the simulator until SIGINT or SIGTERM, then
-/// closes the session's results cleanly.
+/// closes the session's results cleanly. SIGHUP closes the session, reads
+/// the board and configuration files again and opens the devices anew: a bad
+/// edit is refused with its line and the box goes on with what it had.
 enum RunCommand {
     static func run(_ options: RunOptions, console: Console) -> Int32 {
-        let settings: BoxSettings
+        var settings: BoxSettings
         do { settings = try options.sources.load() } catch {
             console.problem("ts-gate: " + error.message)
             return 2
@@ -17,34 +19,47 @@ enum RunCommand {
             return 1
         }
         defer { signals.close() }
+        let refused = RealTime.enable()
+        if !refused.isEmpty {
+            console.line("ts-gate: warning: running without real-time priority or locked memory ("
+                + refused.joined(separator: "; ") + "); times stay exact (kernel stamps), only latency may vary")
+        }
+        while true {
+            let end: SessionEnd
+            do { end = try session(settings, options: options, signals: signals, console: console) } catch {
+                console.problem("ts-gate: " + error.message)
+                return 1
+            }
+            guard end == .reload else { return 0 }
+            do {
+                settings = try options.sources.load()
+                console.line("ts-gate: settings reloaded")
+            } catch {
+                console.problem("ts-gate: reload refused, keeping the settings in use: " + error.message)
+            }
+        }
+    }
+
+    /// One session on freshly opened devices.
+    static func session(_ settings: BoxSettings, options: RunOptions, signals: SignalDescriptor,
+                        console: Console) throws(GateError) -> SessionEnd {
         let platform: LinuxPlatform
         do { platform = try LinuxPlatform(settings: settings, signals: signals) } catch {
-            console.problem("ts-gate: " + error.message + " (ts-gate selftest checks every device)")
-            return 1
+            throw GateError(error.subject, error.problem + " (ts-gate selftest checks every device)")
         }
         let store = ResultsStore(dataDirectory: options.dataDirectory ?? settings.dataDirectory)
-        let log: SessionLog
-        do { log = try store.createSession() } catch {
-            console.problem("ts-gate: " + error.message)
-            return 1
-        }
+        let log = try store.createSession()
         defer { log.close() }
         var detector = DetectorSettings()
         detector.gatePosition = settings.gatePosition
         var configuration = BoxConfiguration(detector: detector, viewWidthMetres: settings.viewWidthMetres,
                                              deviceId: "ts-gate-" + settings.board, simulated: false, seed: nil)
         configuration.stillNanos = Int64(settings.stillSeconds * 1e9)
-        configuration.detectionName = settings.detection.name
+        configuration.detection = settings.detection
         configuration.startType = settings.startType
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         defer { loop.releasePlatform() }
-        do {
-            _ = try loop.run()
-        } catch {
-            console.problem("ts-gate: " + error.message)
-            return 1
-        }
-        return 0
+        return try loop.run()
     }
 }

@@ -6,7 +6,7 @@ public struct BoxConfiguration {
     public var detector: DetectorSettings
     public var viewWidthMetres: Double
     public var deviceId: String
-    public var detectionName = "photo-finish"
+    public var detection = DetectionMode.photoFinish
     public var startType = StartType.flying
     public var simulated: Bool
     public var seed: UInt64?
@@ -27,11 +27,14 @@ public struct BoxConfiguration {
 public enum SessionEnd: Equatable {
     case completed
     case stopped(signal: Int32)
+    /// SIGHUP: the caller reads its settings again and starts a new session.
+    case reload
 
     var reason: String {
         switch self {
         case .completed: return "completed"
         case .stopped: return "stopped"
+        case .reload: return "reload"
         }
     }
 }
@@ -46,7 +49,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     public private(set) var records: [CrossingRecord] = []
     public private(set) var header: SessionRecord?
     public private(set) var endRecord: SessionEndRecord?
-    private let detector: PhotoFinishDetector
+    private let detector: CrossingDetector
     private var stability: StabilityFilter
     private let log: SessionLog
     private let console: Console
@@ -64,7 +67,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         var settings = configuration.detector
         settings.readoutNanos = format.readoutNanos
         settings.exposureNanos = format.exposureNanos
-        detector = PhotoFinishDetector(width: format.width, height: format.height, settings: settings)
+        detector = CrossingDetector(mode: configuration.detection, width: format.width, height: format.height, settings: settings)
         stability = StabilityFilter(requiredStillNanos: configuration.stillNanos)
         session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos)
         records.reserveCapacity(64)
@@ -80,7 +83,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         let format = platform.camera.format
         let header = SessionRecord(
             sessionId: log.sessionId, deviceId: configuration.deviceId, mode: "solo", startType: configuration.startType.code,
-            detection: configuration.detectionName, fps: format.fps, width: format.width, height: format.height,
+            detection: configuration.detection.name, fps: format.fps, width: format.width, height: format.height,
             gatePosition: configuration.detector.gatePosition, viewWidthMetres: configuration.viewWidthMetres,
             timestamp: platform.wallClockMillis, simulated: configuration.simulated, seed: configuration.seed)
         try log.append(header.jsonLine())
@@ -97,7 +100,8 @@ public struct BoxLoop<Platform: GatePlatform> {
                         end = .stopped(signal: number)
                         break loop
                     case .reload:
-                        say("SIGHUP: configuration reload requested; this session keeps its settings")
+                        end = .reload
+                        break loop
                     }
                 }
             }
@@ -112,7 +116,11 @@ public struct BoxLoop<Platform: GatePlatform> {
                                          timestamp: platform.wallClockMillis)
         try log.append(endRecord.jsonLine())
         self.endRecord = endRecord
-        if case .stopped = end { say("stopped by signal; results are saved") }
+        switch end {
+        case .stopped: say("stopped by signal; results are saved")
+        case .reload: say("SIGHUP: session closed to reload the settings" + (session.lapCount == 0 ? "" : "; its results are saved"))
+        case .completed: break
+        }
         return end
     }
 

@@ -2,13 +2,16 @@
 # The box's loop on real drivers (`ts-gate run`, static x86_64 firmware):
 # a button press arms it; i2c-stub holding the box still lets the gate arm
 # (steady LED); a shake disarms it and it says why (LED back to blinking);
-# still again re-arms; SIGTERM closes the session's results cleanly.
+# still again re-arms; SIGHUP closes the session and starts a new one with the
+# edited configuration, and a bad edit is refused by line while the box goes
+# on with what it had; SIGTERM closes the session's results cleanly.
 # Needs /bin/ts-gate and /bin/board.conf (board/vm-rig/board.conf).
 . /scenarios/lib.sh
 . /scenarios/box.sh
 setup_box_devices
 
-/bin/ts-gate run --board /bin/board.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
+echo "gate.position = 0.5" >/tmp/box.conf
+/bin/ts-gate run --board /bin/board.conf --config /tmp/box.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
 pid=$!
 wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start a session"
 
@@ -26,12 +29,28 @@ leds=$(led_samples 12 0.1)
 case "$leds" in *1*0*|*0*1*) ;; *) fail "stabilising LED does not blink: $leds" ;; esac
 wait_for 5 sh -c '[ "$(grep -c "gate armed" /tmp/run.out)" -ge 2 ]' || fail "the box did not re-arm once still again"
 
+# Reload: a good edit starts session 2 with it; a bad one is refused by line.
+echo "gate.position = 0.4" >/tmp/box.conf
+kill -HUP "$pid"
+wait_for 10 grep -q "settings reloaded" /tmp/run.out || fail "SIGHUP did not reload the settings"
+wait_for 10 grep -q "results in /tmp/results/session-0002" /tmp/run.out || fail "no new session after the reload"
+tail -n1 /tmp/results/session-0001/results.jsonl | grep -q '"type":"session_end".*"reason":"reload"' ||
+    fail "session 1 not closed for the reload: $(tail -n1 /tmp/results/session-0001/results.jsonl)"
+wait_for 5 grep -q '"gatePosition":0.4000' /tmp/results/session-0002/results.jsonl || fail "session 2 does not use the edited gate position"
+printf '# edited\ngate.position = 1.5\n' >/tmp/box.conf
+kill -HUP "$pid"
+wait_for 10 grep -q "reload refused, keeping the settings in use: /tmp/box.conf line 2: gate.position = 1.5: expected" /tmp/run.out ||
+    fail "a bad edit was not refused by its line: $(tail -n 3 /tmp/run.out)"
+wait_for 10 grep -q "results in /tmp/results/session-0003" /tmp/run.out || fail "the box did not go on after a refused reload"
+wait_for 5 grep -q '"gatePosition":0.4000' /tmp/results/session-0003/results.jsonl || fail "session 3 does not keep the settings in use"
+
 kill -TERM "$pid"
 wait "$pid"
 status=$?
 cat /tmp/run.out
 [ "$status" = 0 ] || fail "ts-gate run exited $status after SIGTERM"
-results=/tmp/results/session-0001/results.jsonl
+grep -q "warning: running without real-time" /tmp/run.out && fail "as root in the VM, SCHED_FIFO and mlockall should be granted"
+results=/tmp/results/session-0003/results.jsonl
 head -n1 "$results" | grep -q '"type":"session"' || fail "no session record first in $results"
 tail -n1 "$results" | grep -q '"type":"session_end".*"reason":"stopped"' || fail "no clean session_end after SIGTERM: $(tail -n1 "$results")"
 [ "$(line_value 1)" = 0 ] || fail "the LED stayed on after the box stopped"
