@@ -31,11 +31,11 @@ import GateSim
     @Test(arguments: [
         (["--simulate", "--fps", "abc"], "--fps expects an integer from 30 to 1000 (frames per second), got 'abc'"),
         (["--simulate", "--fps", "5"], "--fps expects an integer from 30 to 1000 (frames per second), got '5'"),
-        (["--simulate", "--runs"], "--runs needs a value: an integer from 1 to 1000 (laps after the flying start)"),
+        (["--simulate", "--runs"], "--runs needs a value: an integer from 1 to 1000 (laps after a flying start, or runs)"),
         (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
         (["--simulate", "--gate", "--fast"], "--gate needs a value: a fraction of the image width from 0.1 to 0.9"),
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
-        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --data-dir, --fast)"),
+        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --data-dir, --fast)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
         (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, selftest, --help, --version)"),
         (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session)"),
