@@ -101,6 +101,7 @@ test-vm: deps swift-check
 	Tests/vm/boot.sh run build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh touch build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh countdown build/x86_64/ts-gate board/vm-rig/board.conf
+	Tests/vm/boot.sh camera build/x86_64/ts-gate board/vm-rig/board.conf
 
 # Order: the slow-to-fail checks first, the unit tests last so their summary
 # closes the log.

@@ -84,6 +84,11 @@ public struct SimulatedPlatform: GatePlatform {
         return ready
     }
 
+    /// The simulated camera never fails, so the loop never calls this.
+    public mutating func cameraLost() {
+        fatalError("the simulated camera cannot be lost")
+    }
+
     public mutating func nextSignal() throws(GateError) -> SignalDescriptor.Received? {
         guard let signals else { return nil }
         do { return try signals.next() } catch { throw GateError("signalfd", error, doing: "reading a signal") }

@@ -23,7 +23,7 @@ BUILD_DIR=$REPO_ROOT/build/vm
 HOST_PACKAGES=(
     qemu-system-x86 busybox-static cpio kmod xz-utils gzip
     gcc make
-    alsa-utils i2c-tools bluez bluez-test-tools
+    alsa-utils i2c-tools bluez bluez-test-tools v4l-utils
 )
 
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }

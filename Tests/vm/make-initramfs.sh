@@ -48,11 +48,11 @@ MODULES=(
 )
 # Guest tools, copied with their libraries. Call them by full path in the
 # guest: busybox's shell prefers its own applets (i2cget, i2cset...).
-TOOLS=(/usr/sbin/i2cset /usr/sbin/i2cget /usr/bin/arecord /usr/bin/aplay
+TOOLS=(/usr/sbin/i2cset /usr/sbin/i2cget /usr/bin/arecord /usr/bin/aplay /usr/bin/v4l2-ctl
        /usr/bin/btvirt /usr/bin/hciconfig)
 OPTIONAL_TOOLS=(/usr/sbin/i2cdetect /usr/sbin/i2cdump /usr/sbin/i2ctransfer
                 /usr/bin/amixer /usr/bin/l2test /usr/bin/btmgmt)
-TOOL_PACKAGES=(busybox-static i2c-tools alsa-utils bluez bluez-test-tools libc6 libasound2)
+TOOL_PACKAGES=(busybox-static i2c-tools alsa-utils bluez bluez-test-tools v4l-utils libc6 libasound2)
 
 SELF=$VM_DIR/${BASH_SOURCE[0]##*/}
 mkdir -p "$BUILD_DIR"

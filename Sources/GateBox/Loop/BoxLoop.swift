@@ -49,7 +49,10 @@ public struct BoxLoop<Platform: GatePlatform> {
     public private(set) var records: [CrossingRecord] = []
     public private(set) var header: SessionRecord?
     public private(set) var endRecord: SessionEndRecord?
-    private let detector: CrossingDetector
+    private var detector: CrossingDetector
+    private var detectorSettings: DetectorSettings
+    /// The camera went away while the box was armed: arm again when it is back.
+    private var rearmWhenCameraReturns = false
     private var stability: StabilityFilter
     private let log: SessionLog
     private let console: Console
@@ -67,6 +70,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         var settings = configuration.detector
         settings.readoutNanos = format.readoutNanos
         settings.exposureNanos = format.exposureNanos
+        detectorSettings = settings
         detector = CrossingDetector(mode: configuration.detection, width: format.width, height: format.height, settings: settings)
         stability = StabilityFilter(requiredStillNanos: configuration.stillNanos)
         session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos)
@@ -108,6 +112,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             if ready.contains(.buttons) { try handleButtons() }
             if ready.contains(.motion) { try handleMotion() }
             if ready.contains(.speaker) { try handleSpeaker() }
+            if ready.contains(.cameraBack) { try cameraReturned() }
             if ready.contains(.camera) { try handleFrames() }
             if ready.contains(.scenarioEnd) { break loop }
         }
@@ -131,11 +136,50 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// turn (poll reports every ready source) and the camera drops frames,
     /// which are counted, instead of the box going deaf.
     private mutating func handleFrames() throws(GateError) {
-        guard let frame = try platform.camera.dequeue() else { return }
+        let dequeued: LumaFrame?
+        do { dequeued = try platform.camera.dequeue() } catch {
+            guard error.isDeviceGone else { throw error }
+            try cameraLost(error)
+            return
+        }
+        guard let frame = dequeued else { return }
         framesSeen += 1
         let crossing = detector.process(frame)
         try platform.camera.requeue()
         if let crossing { try handle(crossing) }
+    }
+
+    /// The camera went away (unplugged, driver gone): the gate cannot time,
+    /// so it disarms and says so; what was recorded stays recorded, and the
+    /// platform keeps trying to open the camera again.
+    private mutating func cameraLost(_ error: GateError) throws(GateError) {
+        let before = session.state
+        rearmWhenCameraReturns = before != .idle
+        countingDown = false
+        _ = session.disarm()
+        platform.cameraLost()
+        try platform.lights.show(.error, atNanos: platform.nowNanos)
+        say("camera lost (" + error.message + "): gate disarmed" + (before == .running ? ", the run in progress is abandoned" : "")
+            + "; results so far are saved; waiting for the camera to come back")
+    }
+
+    /// The camera streams again: a fresh detector (its background and
+    /// tracks belong to the old stream), and the gate arms again if it was.
+    private mutating func cameraReturned() throws(GateError) {
+        let format = platform.camera.format
+        var settings = detectorSettings
+        settings.readoutNanos = format.readoutNanos
+        settings.exposureNanos = format.exposureNanos
+        detector = CrossingDetector(mode: configuration.detection, width: format.width, height: format.height, settings: settings)
+        say("camera back: " + String(format.width) + "x" + String(format.height) + " at " + String(format.fps) + " fps"
+            + (rearmWhenCameraReturns ? "; arming again" : "; press the button to arm"))
+        let before = session.state
+        if rearmWhenCameraReturns && session.arm() {
+            try showState(changedFrom: before)
+        } else {
+            try platform.lights.show(.off, atNanos: platform.nowNanos)
+        }
+        rearmWhenCameraReturns = false
     }
 
     private mutating func handleMotion() throws(GateError) {

@@ -13,8 +13,12 @@ public struct LinuxPlatform: GatePlatform {
     public var speaker: PCMSpeaker
     private let signals: SignalDescriptor
     private let sampling: TimerDescriptor
+    /// Ticks once a second while the camera is lost, to try opening it again.
+    private let reopening: TimerDescriptor
+    private let settings: BoxSettings
+    public private(set) var cameraIsLost = false
     private var poller: Poller
-    private let cameraSlot: Int, samplingSlot: Int, lightsSlot: Int, speakerSlot: Int, signalSlot: Int
+    private let cameraSlot: Int, samplingSlot: Int, lightsSlot: Int, speakerSlot: Int, signalSlot: Int, reopenSlot: Int
     private var buttonSlots: [Int] = []
 
     /// Opens every device the settings name; the first that fails is named.
@@ -33,23 +37,47 @@ public struct LinuxPlatform: GatePlatform {
         } catch {
             throw GateError("timerfd", error, doing: "starting the IMU sampling timer")
         }
+        do { reopening = try TimerDescriptor.open() } catch {
+            throw GateError("timerfd", error, doing: "creating the camera's reopen timer")
+        }
         camera = try V4L2Camera(settings: settings)
+        self.settings = settings
         self.signals = signals
-        poller = Poller(capacity: 5 + buttons.inputs.count)
+        poller = Poller(capacity: 6 + buttons.inputs.count)
         cameraSlot = poller.register(camera.device.descriptor)
         samplingSlot = poller.register(sampling.descriptor)
         for input in buttons.inputs { buttonSlots.append(poller.register(input.descriptor)) }
         lightsSlot = poller.register(lights.timer.descriptor)
         speakerSlot = poller.registerForOutput(speaker.pcm.descriptor)
         signalSlot = poller.register(signals.descriptor)
+        reopenSlot = poller.register(reopening.descriptor)
+    }
+
+    public mutating func cameraLost() {
+        guard !cameraIsLost else { return }
+        cameraIsLost = true
+        poller.setEnabled(cameraSlot, false)
+        camera.stop()
+        _ = try? reopening.schedule(firstNanos: 1_000_000_000, intervalNanos: 1_000_000_000)
+    }
+
+    /// One attempt to open the lost camera with the same settings.
+    private mutating func reopenCamera() -> Bool {
+        guard let again = try? V4L2Camera(settings: settings) else { return false }
+        camera = again
+        cameraIsLost = false
+        poller.replace(cameraSlot, with: camera.device.descriptor)
+        _ = try? reopening.schedule(firstNanos: 0, intervalNanos: 0)
+        return true
     }
 
     /// Stops streaming and closes what the loop does not (the lights and
     /// speaker close with their objects).
     public mutating func release() {
-        camera.stop()
+        if !cameraIsLost { camera.stop() }
         motion.close()
         sampling.close()
+        reopening.close()
         poller.release()
     }
 
@@ -77,6 +105,10 @@ public struct LinuxPlatform: GatePlatform {
             if poller.isWritable(speakerSlot) { ready.insert(.speaker) }
             if poller.isReadable(signalSlot) { ready.insert(.signal) }
             if poller.isReadable(lightsSlot) { try lights.advance(atNanos: nowNanos) }
+            if poller.isReadable(reopenSlot) {
+                _ = try? reopening.expirations()
+                if cameraIsLost && reopenCamera() { ready.insert(.cameraBack) }
+            }
             if !ready.isEmpty { return ready }
         }
     }

@@ -132,6 +132,8 @@ public struct ReadySources: OptionSet, Equatable, Sendable {
     public static let signal = ReadySources(rawValue: 1 << 3)
     /// The speaker has room for more of the sound it plays.
     public static let speaker = ReadySources(rawValue: 1 << 5)
+    /// The camera, lost earlier, has been opened again and streams.
+    public static let cameraBack = ReadySources(rawValue: 1 << 6)
     /// A simulated session has played its whole scenario.
     public static let scenarioEnd = ReadySources(rawValue: 1 << 4)
 }
@@ -152,6 +154,10 @@ public protocol GatePlatform {
 
     /// Blocks until at least one source is ready.
     mutating func wait() throws(GateError) -> ReadySources
+    /// The camera went away (its dequeue failed with `isDeviceGone`): close
+    /// it and try to open it again from time to time; `.cameraBack` says
+    /// when that worked.
+    mutating func cameraLost()
     /// The pending signal, once `.signal` was ready.
     mutating func nextSignal() throws(GateError) -> SignalDescriptor.Received?
     /// The platform's monotonic time (virtual in a simulation): for scheduling only.

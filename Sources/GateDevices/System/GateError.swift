@@ -1,3 +1,5 @@
+import CGateShim
+
 /// An error a person can act on: what input or device, and what was wrong
 /// or expected (house rule 8). Every failure of the box ends up as one.
 public struct GateError: Error, Equatable {
@@ -5,6 +7,8 @@ public struct GateError: Error, Equatable {
     public var subject: String
     /// What went wrong, or what was expected.
     public var problem: String
+    /// The kernel's answer, when a call failed.
+    public var errno: Errno?
 
     public init(_ subject: String, _ problem: String) {
         self.subject = subject
@@ -14,6 +18,14 @@ public struct GateError: Error, Equatable {
     public init(_ subject: String, _ errno: Errno, doing action: String) {
         self.subject = subject
         self.problem = "\(action) failed: \(errno.description)"
+        self.errno = errno
+    }
+
+    /// The device itself went away (unplugged, driver unloaded, USB reset):
+    /// ENODEV, ENXIO or EIO. The box waits for it rather than stopping.
+    public var isDeviceGone: Bool {
+        guard let errno else { return false }
+        return errno == Errno(ENODEV) || errno == Errno(ENXIO) || errno == Errno(EIO)
     }
 
     public var message: String { "\(subject): \(problem)" }

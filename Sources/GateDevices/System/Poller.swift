@@ -35,6 +35,12 @@ public struct Poller {
         return count - 1
     }
 
+    /// Points a slot at a new descriptor (a device reopened), enabled.
+    public func replace(_ slot: Int, with fd: FileDescriptor) {
+        fds[slot].fd = fd.rawValue
+        fds[slot].revents = 0
+    }
+
     /// poll() skips a negative descriptor; its complement keeps the number.
     public func setEnabled(_ slot: Int, _ enabled: Bool) {
         let fd = fds[slot].fd

@@ -1,0 +1,39 @@
+#!/bin/sh
+# A camera that vanishes mid-session and comes back (`ts-gate run`, static
+# x86_64 firmware): vivid's "Disconnect" control unregisters its video nodes
+# as a USB unplug would. The armed box must say the camera is lost, disarm
+# with the error pattern, close the device (else vivid could not be
+# unloaded), keep its session and results, and, once vivid is loaded again,
+# open the camera anew and arm again without a restart.
+# Needs /bin/ts-gate and /bin/board.conf (board/vm-rig/board.conf).
+. /scenarios/lib.sh
+. /scenarios/box.sh
+setup_box_devices
+
+/bin/ts-gate run --board /bin/board.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
+pid=$!
+wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start: $(cat /tmp/run.out)"
+tap_button
+wait_for 5 grep -q "gate armed" /tmp/run.out || fail "the box did not arm"
+
+/usr/bin/v4l2-ctl -d /dev/video0 --set-ctrl disconnect=1 || fail "vivid's disconnect control could not be set"
+wait_for 5 grep -q "camera lost" /tmp/run.out || fail "the box did not notice the camera going away"
+leds=$(led_samples 12 0.05)
+case "$leds" in *1*0*1*|*0*1*0*) ;; *) fail "no error pattern (fast blink) while the camera is lost: $leds" ;; esac
+kill -0 "$pid" 2>/dev/null || fail "the box stopped when the camera went away"
+wait_for 5 rmmod vivid || fail "vivid cannot be unloaded: the box still holds the lost camera open"
+
+load vivid n_devs=1 node_types=0x101
+wait_for 10 grep -q "camera back" /tmp/run.out || fail "the box did not open the camera again: $(tail -n 3 /tmp/run.out)"
+wait_for 5 sh -c '[ "$(grep -c "gate armed" /tmp/run.out)" -ge 2 ]' || fail "the box did not arm again once the camera was back"
+
+kill -TERM "$pid"
+wait "$pid"
+status=$?
+cat /tmp/run.out
+[ "$status" = 0 ] || fail "ts-gate run exited $status after SIGTERM"
+[ ! -d /tmp/results/session-0002 ] || fail "the camera's return started a new session instead of keeping the first"
+results=/tmp/results/session-0001/results.jsonl
+head -n1 "$results" | grep -q '"type":"session"' || fail "the session record is gone from $results"
+tail -n1 "$results" | grep -q '"type":"session_end".*"reason":"stopped"' || fail "no clean session_end: $(tail -n1 "$results")"
+finish
