@@ -102,6 +102,10 @@ test-vm: deps swift-check
 	Tests/vm/boot.sh touch build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh countdown build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh camera build/x86_64/ts-gate board/vm-rig/board.conf
+	build/x86_64/ts-gate render rig-vivid-640x480-60 --raw --out build/vm/rig.raw >/dev/null
+	build/x86_64/ts-gate render rig-vivid-640x480-60 --out build/vm/rig.y4m >/dev/null
+	build/x86_64/ts-gate replay build/vm/rig.y4m --json --exposure-ms 1 | sed -n "s/.*\"crossingTimeNanos\":\([0-9]*\).*/\1/p" >build/vm/rig.expected
+	Tests/vm/boot.sh inject build/x86_64/ts-gate board/vm-rig/board.conf build/vm/rig.raw build/vm/rig.expected
 
 # Order: the slow-to-fail checks first, the unit tests last so their summary
 # closes the log.

@@ -79,6 +79,7 @@ public enum TSGate {
           --list          the clips of the accuracy corpus, with what each exercises
           --seed N        corpus seed (default 2026)
           --out FILE      the Y4M to write (default CLIP.y4m); the truth goes to FILE minus .y4m plus .truth.json
+          --raw           bare GREY frames instead of Y4M (default CLIP.raw), as a V4L2 output device takes them
 
         The data directory defaults to $TS_GATE_DATA_DIR, else ~/.local/share/ts-gate.
         Each session is a directory holding results.jsonl (format v1, one JSON object per line).

@@ -134,8 +134,9 @@ public enum ArgumentParser {
                 options.seed = UInt64(try cursor.integer(for: argument, in: 0...Int64.max, accepts: "a non-negative integer"))
             case "--out":
                 options.output = try cursor.value(for: argument, accepts: "a file name ending in .y4m")
+            case "--raw": options.raw = true
             default:
-                if argument.hasPrefix("-") { throw unknown(argument, accepted: "--list, --seed, --out") }
+                if argument.hasPrefix("-") { throw unknown(argument, accepted: "--list, --seed, --out, --raw") }
                 guard options.clip == nil else { throw UsageError("render takes one clip name, got '\(options.clip!)' and '\(argument)'") }
                 options.clip = argument
             }

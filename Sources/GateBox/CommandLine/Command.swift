@@ -57,6 +57,9 @@ public struct RenderOptions: Equatable {
     public var seed: UInt64 = 2026
     /// Where the Y4M goes; the truth goes beside it as .truth.json.
     public var output: String?
+    /// Bare luma frames one after another, no Y4M header or FRAME lines:
+    /// what a V4L2 output device streams (GREY).
+    public var raw = false
     public init() {}
 }
 

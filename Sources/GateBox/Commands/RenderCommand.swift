@@ -4,10 +4,11 @@ import GateSim
 
 /// `ts-gate render CLIP`: writes a clip of the accuracy corpus as YUV4MPEG2
 /// (Cmono, frame i at i / fps) and its ground truth as JSON lines, so the
-/// replay path can be checked on files, by us and by anyone else.
+/// replay path can be checked on files, by us and by anyone else. The VM
+/// rig's clips are here too; --raw writes bare GREY frames for a V4L2 output.
 enum RenderCommand {
     static func run(_ options: RenderOptions, console: Console) -> Int32 {
-        let clips = AccuracyCorpus.clips(seed: options.seed)
+        let clips = AccuracyCorpus.clips(seed: options.seed) + RigClips.clips()
         if options.list {
             for clip in clips {
                 console.line(DecimalText.padRight(clip.name, 26) + DecimalText.padLeft(String(clip.fps), 4) + " fps  "
@@ -19,11 +20,12 @@ enum RenderCommand {
             console.problem("ts-gate: render: no clip named '" + (options.clip ?? "") + "' (see 'ts-gate render --list')")
             return 2
         }
-        let output = options.output ?? name + ".y4m"
-        let truthPath = (output.hasSuffix(".y4m") ? String(output.dropLast(4)) : output) + ".truth.json"
+        let suffix = options.raw ? ".raw" : ".y4m"
+        let output = options.output ?? name + suffix
+        let truthPath = (output.hasSuffix(suffix) ? String(output.dropLast(4)) : output) + ".truth.json"
         do {
             try writeTruth(clip, to: truthPath)
-            try writeClip(clip, to: output)
+            try writeClip(clip, to: output, raw: options.raw)
         } catch {
             console.problem("ts-gate: " + error.message)
             return 1
@@ -33,7 +35,7 @@ enum RenderCommand {
         return 0
     }
 
-    static func writeClip(_ clip: ClipSpec, to path: String) throws(GateError) {
+    static func writeClip(_ clip: ClipSpec, to path: String, raw: Bool) throws(GateError) {
         let header = Y4MHeader(width: clip.camera.width, height: clip.camera.height,
                                frameRate: FrameRate(numerator: UInt32(clip.fps), denominator: 1), colourSpace: .mono)
         let fd: FileDescriptor
@@ -45,10 +47,10 @@ enum RenderCommand {
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: header.lumaBytes)
         defer { pixels.deallocate() }
         do {
-            try fd.writeAll(header.text)
+            if !raw { try fd.writeAll(header.text) }
             for i in 0..<clip.frameCount {
                 renderer.render(topRowNanos: clip.timestampNanos(frame: i), frameIndex: UInt64(i), into: pixels)
-                try fd.writeAll("FRAME\n")
+                if !raw { try fd.writeAll("FRAME\n") }
                 try fd.writeAll(UnsafeRawBufferPointer(start: pixels, count: header.lumaBytes))
             }
         } catch {

@@ -19,7 +19,7 @@ enum RunCommand {
             return 1
         }
         defer { signals.close() }
-        let refused = RealTime.enable()
+        let refused = settings.realTime ? RealTime.enable() : []
         if !refused.isEmpty {
             console.line("ts-gate: warning: running without real-time priority or locked memory ("
                 + refused.joined(separator: "; ") + "); times stay exact (kernel stamps), only latency may vary")

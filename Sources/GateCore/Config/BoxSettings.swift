@@ -39,6 +39,8 @@ public struct BoxSettings: Equatable, Sendable {
     public var detection = DetectionMode.photoFinish
     public var viewWidthMetres = 4.0
     public var dataDirectory = "/var/lib/ts-gate"
+    /// SCHED_FIFO and mlockall for the loop, where permitted.
+    public var realTime = true
     /// Devices whose failure makes `selftest` fail; speaker and IMU may be optional on some boards.
     public var required: [String] = ["camera", "imu", "buttons", "lights", "speaker"]
 
@@ -81,6 +83,7 @@ public struct BoxSettings: Equatable, Sendable {
         ("detection.mode", DetectionMode.names),
         ("view.width_m", "metres of lane across the image, from 0.5 to 50"),
         ("results.dir", "a directory path"),
+        ("realtime", "on or off (SCHED_FIFO priority and locked memory for the loop, where permitted)"),
         ("required", "a comma-separated list of camera, imu, buttons, lights, speaker (or none)"),
     ]
 
@@ -147,6 +150,12 @@ public struct BoxSettings: Equatable, Sendable {
                 detection = mode
             case "view.width_m": viewWidthMetres = try decimal(0.5...50)
             case "results.dir": dataDirectory = e.value
+            case "realtime":
+                switch e.value {
+                case "on": realTime = true
+                case "off": realTime = false
+                default: throw bad()
+                }
             case "required":
                 if e.value == "none" { required = []; continue }
                 var list: [String] = []

@@ -130,6 +130,29 @@ import GateSim
         #expect(abs(difference) < 0.01, "replayed \(found), truth \(expected), in memory off by \(difference) ms")
     }
 
+    /// The VM rig's clip as bare GREY frames: the Y4M's frames without its
+    /// header and FRAME lines, byte for byte.
+    @Test func rawRenderIsTheY4MsLumaAlone() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let y4m = try ProgramTests.run(["render", "rig-vivid-640x480-60", "--out", dir.path + "/rig.y4m"])
+        let raw = try ProgramTests.run(["render", "rig-vivid-640x480-60", "--raw", "--out", dir.path + "/rig.raw"])
+        #expect(y4m.status == 0 && raw.status == 0, "\(y4m.errors)\(raw.errors)")
+        let frames = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/rig.raw"))
+        let clip = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/rig.y4m"))
+        let frameBytes = 640 * 480
+        #expect(frames.count == 102 * frameBytes)
+        var stripped = Data()
+        var at = clip.firstIndex(of: 0x0A)! + 1            // after the header line
+        while at < clip.endIndex {
+            at += 6                                          // "FRAME\n"
+            stripped.append(clip[at..<(at + frameBytes)])
+            at += frameBytes
+        }
+        #expect(stripped == frames)
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/rig.truth.json"))
+    }
+
     @Test func renderRefusesAnUnknownClip() throws {
         let run = try ProgramTests.run(["render", "no-such-clip"])
         #expect(run.status == 2)

@@ -45,6 +45,8 @@ import Testing
         #expect(s.cameraFps == 240 && s.cameraFormat == .yuyv && s.imuAddress == 0x69)
         #expect(s.audioCard == 1 && s.audioDevice == 3 && s.required == ["camera", "imu"])
         #expect(s.detection == .precision && s.gatePosition == 0.45)
+        let off = try apply("realtime = off")
+        #expect(s.realTime && !off.realTime)
     }
 
     @Test(arguments: [
