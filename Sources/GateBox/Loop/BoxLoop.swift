@@ -54,6 +54,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// The camera went away while the box was armed: arm again when it is back.
     private var rearmWhenCameraReturns = false
     private var stability: StabilityFilter
+    private var trace = StabilityTrace()
     private let log: SessionLog
     private let console: Console
     private var gestures = ButtonGestures()
@@ -184,6 +185,7 @@ public struct BoxLoop<Platform: GatePlatform> {
 
     private mutating func handleMotion() throws(GateError) {
         let sample = try platform.motion.sample()
+        trace.add(sample)
         guard let change = stability.add(sample) else { return }
         let before = session.state
         switch change {
@@ -305,8 +307,15 @@ public struct BoxLoop<Platform: GatePlatform> {
                 : TimingMath.combinedUncertaintyMs(startUncertainty, crossing.uncertaintyMs),
             speedMps: speed.metresPerSecond, droppedFrames: platform.camera.droppedFrames, stable: !lap.disturbed,
             timestamp: platform.wallClockMillis, truthCrossingTimeNanos: platform.truthCrossing(nearNanos: crossing.timeNanos))
-        try log.append(record.jsonLine())
-        records.append(record)
+        var saved = record
+        // The tripod's motion from 1 s before the run's start (a flying lap:
+        // the last 5 s) to the crossing, in a file of its own.
+        let from = lap.lap == 0 ? crossing.timeNanos - 2_000_000_000
+            : (configuration.startType.isExternal ? lap.startNanos : lap.crossing.timeNanos - (lap.splitNanos ?? 0)) - 1_000_000_000
+        saved.stabilityTrace = try log.writeSideFile("stability-" + record.runId + "-lap" + String(lap.lap) + ".csv",
+                                                     trace.csv(fromNanos: from, originNanos: crossing.timeNanos))
+        try log.append(saved.jsonLine())
+        records.append(saved)
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
         try platform.speaker.play(.beep, atNanos: platform.nowNanos)
         say(ResultsTable.liveLine(record, runs: configuration.startType.isExternal))

@@ -88,6 +88,8 @@ public struct CrossingRecord: Equatable {
     public var timestamp: Int64
     /// The simulator's ground truth, only in simulated sessions.
     public var truthCrossingTimeNanos: Int64?
+    /// The file beside the results with the accelerometer around this run.
+    public var stabilityTrace: String?
 
     public init(sessionId: String, runId: String, lap: Int, role: String, crossingTimeNanos: Int64, frameIndex: Int64,
                 interpolationOffsetMs: Double, uncertaintyMs: Double, occupancyAtTrigger: Double,
@@ -138,6 +140,7 @@ public struct CrossingRecord: Equatable {
         w.int("droppedFrames", droppedFrames)
         w.bool("stable", stable)
         w.int("timestamp", timestamp)
+        if let stabilityTrace { w.string("stabilityTrace", stabilityTrace) }
         if let truth = truthCrossingTimeNanos {
             w.int("truthCrossingTimeNanos", truth)
             w.number("detectionErrorMs", Double(crossingTimeNanos - truth) / 1e6, places: 3)

@@ -72,7 +72,7 @@ public struct ResultsReader {
             guard let direction = CrossingDirection(code: directionCode) else {
                 throw ResultsLineError(message: "field \"direction\": expected \"ltr\" or \"rtl\", found \"\(directionCode)\"")
             }
-            return .crossing(CrossingRecord(
+            var crossing = CrossingRecord(
                 sessionId: try f.string("sessionId"), runId: try f.string("runId"), lap: Int(try f.int("lap")),
                 role: try f.string("role"), crossingTimeNanos: try f.int("crossingTimeNanos"),
                 frameIndex: try f.int("frameIndex"), interpolationOffsetMs: try f.double("interpolationOffsetMs"),
@@ -81,7 +81,9 @@ public struct ResultsReader {
                 splitTimeMs: try f.optionalDouble("splitTimeMs"), totalUncertaintyMs: try f.double("totalUncertaintyMs"),
                 speedMps: try f.double("speedMps"), droppedFrames: Int(try f.int("droppedFrames")),
                 stable: try f.bool("stable"), timestamp: try f.int("timestamp"),
-                truthCrossingTimeNanos: try f.optionalInt("truthCrossingTimeNanos")))
+                truthCrossingTimeNanos: try f.optionalInt("truthCrossingTimeNanos"))
+            crossing.stabilityTrace = f.optionalString("stabilityTrace")
+            return .crossing(crossing)
         case "start":
             return .start(StartRecord(sessionId: try f.string("sessionId"), runId: try f.string("runId"),
                                       startType: try f.string("startType"), startTimeNanos: try f.int("startTimeNanos"),

@@ -84,5 +84,22 @@ public struct SessionLog {
         }
     }
 
+    /// Writes a file beside the results (a run's stability trace), synced,
+    /// never over one already there: returns its name.
+    public func writeSideFile(_ name: String, _ text: String) throws(GateError) -> String {
+        let directory = String(path.dropLast(ResultsFormat.fileName.utf8.count + 1))
+        let sidePath = directory + "/" + name
+        do {
+            let fd = try FileDescriptor.open(sidePath, [.writeOnly, .create, .exclusive])
+            defer { fd.close() }
+            try fd.writeAll(text)
+            try fd.sync()
+            try Directory.sync(directory)
+        } catch {
+            throw GateError(sidePath, error, doing: "writing " + name)
+        }
+        return name
+    }
+
     public func close() { descriptor.close() }
 }

@@ -29,4 +29,9 @@ public struct GateError: Error, Equatable {
     }
 
     public var message: String { "\(subject): \(problem)" }
+
+    /// Two errors are the same when they say the same thing to a person.
+    public static func == (a: GateError, b: GateError) -> Bool {
+        a.subject == b.subject && a.problem == b.problem
+    }
 }

@@ -17,6 +17,8 @@ import GateSim
         var status: Int32
         var records: [ResultsReader.Record]
         var warnings: [String]
+        /// The side files the crossings name (stability traces), by name.
+        var sideFiles: [String: String] = [:]
     }
 
     static func simulate(_ extra: [String], fps: Int, seed: Int, runs: Int) throws -> Outcome {
@@ -29,7 +31,12 @@ import GateSim
                                  console: Console(output: sink, errors: .standardError))
         let text = try String(contentsOfFile: dir.path + "/session-0001/results.jsonl", encoding: .utf8)
         let parsed = ResultsReader.parse(text)
-        return Outcome(status: status, records: parsed.records, warnings: parsed.warnings)
+        var outcome = Outcome(status: status, records: parsed.records, warnings: parsed.warnings)
+        for case .crossing(let c) in parsed.records {
+            guard let name = c.stabilityTrace else { continue }
+            outcome.sideFiles[name] = try? String(contentsOfFile: dir.path + "/session-0001/" + name, encoding: .utf8)
+        }
+        return outcome
     }
 
     @Test(arguments: [(120, 1), (120, 2), (60, 3)])
@@ -58,6 +65,15 @@ import GateSim
             #expect(abs(error) <= bound, "lap \(c.lap): error \(error) ms over the \(bound) ms bound at \(fps) fps")
             #expect(c.speedMps > 2.5 && c.speedMps < 12)
             #expect(c.stable)
+        }
+        // Each lap's tripod motion is saved beside it: 100 Hz samples from
+        // before the lap to when it was recorded, just after the crossing.
+        for c in crossings {
+            let name = try #require(c.stabilityTrace)
+            let lines = try #require(outcome.sideFiles[name]).split(separator: "\n")
+            #expect(lines.first == "t_ms,x_g,y_g,z_g" && lines.count > 100, "\(name): \(lines.count) lines")
+            let times = lines.dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+            #expect(times.first! < -1000 && times.last! > -20 && times.last! < 500, "\(name): \(times.first!) to \(times.last!) ms")
         }
         // Laps chain: each split is the difference of consecutive crossings.
         for (previous, next) in zip(crossings, crossings.dropFirst()) {
