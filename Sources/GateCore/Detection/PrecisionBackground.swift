@@ -1,3 +1,15 @@
+/// How a detector learns the empty scene it cuts silhouettes from.
+enum SceneLearning: Equatable {
+    /// Precision mode: the per-pixel median of `calibrationFrames` frames
+    /// spread over `calibrationSpanNanos` (a runner passing is outvoted).
+    case calibration
+    /// Photo-finish mode, no calibration: the first frame is the background
+    /// at once; the next `warmupFrames` frames refine it and give each row's
+    /// noise. Whatever stood or moved in those frames and then stays still
+    /// is absorbed like any still object.
+    case firstFrames
+}
+
 /// Precision mode's background model: learnt from frames of the empty
 /// scene, each row's gain measured against it every frame, the silhouette
 /// cut out with each row's own noise threshold, and the model kept up to
@@ -69,6 +81,68 @@ extension PrecisionDetector {
         if storedFrames == settings.calibrationFrames { finishCalibration() }
     }
 
+    /// Learning from the first frames: the first one becomes the background;
+    /// each of the next `warmupFrames` frames, gained row by row against it,
+    /// adds to each row's histogram of frame differences (against the
+    /// previous frame, gained the same way: a body moving through the view
+    /// changes few of a row's pixels) and, where it agrees with the model
+    /// (within a sixteenth of the luma range: sensor noise, not a body), to
+    /// a running mean that averages the noise out of the model. Then each
+    /// row's threshold follows from the differences' median absolute
+    /// deviation (a difference of two frames has twice a frame's noise variance).
+    func learnFromFirstFrames() {
+        let previousGain = calibrationGain   // the previous frame's row gains
+        if storedFrames == 0 {
+            relearnFromCurrent()
+            for y in 0..<height { previousGain[y] = 4096 }
+            deviationHistograms.update(repeating: 0, count: height * 256)
+            storedFrames = 1
+            return
+        }
+        storedFrames += 1
+        estimateRowGains()
+        let agreeing = 16 << 16
+        let weight = (1 << 16) / storedFrames
+        for y in 0..<height {
+            let inverse = (1 << 40) / max(1, Int(gain[y]))
+            let previousInverse = (1 << 40) / max(1, Int(previousGain[y]))
+            previousGain[y] = gain[y]
+            let row = y * width
+            let counts = deviationHistograms + y * 256
+            for x in 0..<width {
+                let i = row + x
+                let b = Int(background[i])
+                let value = (Int(current[i]) * inverse) >> 12
+                let change = value - ((Int(previous[i]) * previousInverse) >> 12)
+                counts[min(255, abs(change) >> 14)] += 1
+                let deviation = value - b
+                if deviation <= agreeing && deviation >= -agreeing {
+                    background[i] = Int32(b + ((deviation * weight) >> 16))
+                }
+            }
+        }
+        guard storedFrames > settings.warmupFrames else { return }
+        for y in 0..<height {
+            let counts = deviationHistograms + y * 256
+            var total: UInt32 = 0
+            for v in 0..<256 { total += counts[v] }
+            var seen: UInt32 = 0, mad = 0
+            for v in 0..<256 {
+                seen += counts[v]
+                if seen * 2 >= total { mad = v; break }
+            }
+            setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4 / 2.0.squareRoot())
+        }
+        for i in 0..<pixelCount { still[i] = 0 }
+        for y in 0..<height { gain[y] = 4096 }
+        state = .waitingForClear
+    }
+
+    /// A row's silhouette threshold: four sigmas of its noise (luma), never below 5.
+    func setThreshold(row y: Int, sigma: Double) {
+        threshold[y] = Int32(max(5, (4 * sigma).rounded(.up)))
+    }
+
     /// Background = per pixel, the mean of the middle half of the calibration
     /// frames' values (each row first scaled by its gain, so flicker cancels);
     /// per row, the threshold from the median absolute deviation of the
@@ -119,8 +193,7 @@ extension PrecisionDetector {
                 seen += histogram[v]
                 if seen * 2 >= total { mad = v; break }
             }
-            let sigma = 1.4826 * Double(mad) / 4
-            threshold[y] = Int32(max(5, (4 * sigma).rounded(.up)))
+            setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4)
         }
         for i in 0..<pixelCount { still[i] = 0 }
         for y in 0..<height { gain[y] = 4096 }

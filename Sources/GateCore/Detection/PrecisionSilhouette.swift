@@ -1,6 +1,6 @@
 /// Connected regions of a mask as row runs joined by union-find (8-connected),
 /// inside a rectangle of an image, with each region's area and bounding box.
-/// Unlike `ConnectedComponents` it keeps every region and each run's label,
+/// It keeps every region and each run's label,
 /// so a caller can visit a region's runs. Storage is allocated in init.
 final class PrecisionRuns {
     let capacity: Int
