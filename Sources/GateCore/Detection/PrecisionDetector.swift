@@ -108,7 +108,8 @@ public final class PrecisionDetector {
     /// Learning from the first frames: per row, the histogram of the
     /// frames' deviations from the background, in quarter luma steps.
     let deviationHistograms: UnsafeMutablePointer<UInt32>
-    /// Each calibration frame's row gains, x 4096.
+    /// Each calibration frame's row gains as their inverses x 2^36; while
+    /// learning from the first frames, the previous frame's gains x 4096.
     let calibrationGain: UnsafeMutablePointer<Int32>
     var storedFrames = 0
     var lastStoredNanos: Int64 = 0
@@ -118,6 +119,8 @@ public final class PrecisionDetector {
     var frameIntervalNanos: Int64 = 0
     var lastFrameNanos = Int64.min
     var updateShift = 8
+    /// Which quarter of the rows gets the background's slow update this frame.
+    var upkeepPhase = 0
     var absorbFrames = 60
 
     // Silhouette and torso (this file).
@@ -905,16 +908,19 @@ public final class PrecisionDetector {
         }
     }
 
-    /// The `rank`-th smallest of `count` values (they are reordered).
+    /// The `rank`-th smallest of `count` values. They are reordered so that
+    /// none before `rank` is larger and none after it smaller.
+    /// Every row's gain each frame calls it: index arithmetic wraps (the
+    /// indices stay inside 0..<count), so no overflow checks slow it.
     static func select(_ values: UnsafeMutablePointer<Int32>, count: Int, rank: Int) -> Int32 {
-        var low = 0, high = count - 1
+        var low = 0, high = count &- 1
         while low < high {
-            let pivot = values[(low + high) / 2]
+            let pivot = values[(low &+ high) >> 1]
             var i = low, j = high
             while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j { let v = values[i]; values[i] = values[j]; values[j] = v; i += 1; j -= 1 }
+                while values[i] < pivot { i &+= 1 }
+                while values[j] > pivot { j &-= 1 }
+                if i <= j { let v = values[i]; values[i] = values[j]; values[j] = v; i &+= 1; j &-= 1 }
             }
             if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
         }
