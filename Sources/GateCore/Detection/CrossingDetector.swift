@@ -1,6 +1,7 @@
 /// The detection modes of seed 000 section 6.
 public enum DetectionMode: Equatable, Sendable {
-    /// Frame differencing against the previous frame; needs no calibration.
+    /// No calibration: the background is learnt from the first frames and
+    /// kept up to date; ready within a few frames (the default).
     case photoFinish
     /// A background model learnt from the empty scene, with per-row thresholds.
     case precision

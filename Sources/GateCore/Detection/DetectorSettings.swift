@@ -1,5 +1,5 @@
-/// Tuning of the photo-finish detector. Defaults follow the reference
-/// detector (../shared/notes/product.md); names say the unit.
+/// Tuning of the detectors. Defaults follow the reference detector
+/// (../shared/notes/product.md) where it has one; names say the unit.
 public struct DetectorSettings: Equatable {
     /// The gate line as a fraction of the frame width, 0...1.
     public var gatePosition = 0.5
@@ -7,32 +7,27 @@ public struct DetectorSettings: Equatable {
     public var readoutNanos: Int64 = 0
     /// Exposure time of one row.
     public var exposureNanos: Int64 = 0
-    /// Width of the analysis image; the frame is box-averaged down to about this.
-    public var workWidth = 160
-    /// Frames used to learn the sensor's noise before the threshold is trusted.
+    /// Photo-finish: frames after the first that refine the background and
+    /// give each row's noise before anything is timed.
     public var warmupFrames = 10
-    /// Frames with fewer moving work pixels than this are treated as empty.
-    public var minMovingPixels = 50
-    /// The body blob must span at least this fraction of the frame height.
+    /// A person's silhouette spans at least this fraction of the frame height
+    /// (12 torso half depths when legs or head match the background).
     public var minBlobHeightFraction = 0.33
-    /// Torso band, as fractions of the blob height from its top: shoulders to hips.
-    public var torsoBandTop = 0.24
-    public var torsoBandBottom = 0.46
-    /// A column is torso when its moving pixels fill this fraction of the band.
-    public var torsoColumnFill = 0.6
-    /// Minimum speed of the leading edge, work pixels per second.
-    public var minVelocityPixelsPerSecond = 60.0
-    /// Edge samples fitted around a crossing.
+    /// Capacity of a track's history of fronts (the detectors size it from
+    /// the samples their fits use).
     public var fitSamples = 6
+    /// Slowest torso front a track times, work pixels per second (the
+    /// detectors set it from `precisionMinSpeedWidthsPerSecond`).
+    public var minVelocityPixelsPerSecond = 60.0
     /// No second crossing within this time of a crossing.
     public var cooldownNanos: Int64 = 300_000_000
     /// After a crossing, the gate rearms once the body is this fraction of the width away, or gone.
     public var rearmDistanceFraction = 0.25
 
-    // MARK: Precision mode (background model, torso silhouette)
+    // MARK: The silhouette and the torso (both modes)
 
-    /// Width of precision mode's analysis image (finer than photo-finish's:
-    /// a torso must be many pixels deep to be told from a head or an arm).
+    /// Width of the analysis image: a torso must be many pixels deep to be
+    /// told from a head or an arm.
     public var precisionWorkWidth = 320
     /// Frames of the empty scene the background is learnt from (their per-pixel median).
     public var calibrationFrames = 30

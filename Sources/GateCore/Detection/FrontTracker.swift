@@ -1,13 +1,13 @@
-/// What both detection modes share once they have found the torso front in
-/// a frame: the direction of travel, a short history of front positions, the
-/// sub-frame fit across the gate line, cooldown and rearming. Storage is
-/// allocated in init; nothing is allocated per frame.
+/// What follows one torso's front once a frame has found it: a short
+/// history of front positions, the sub-frame fit across the gate line,
+/// cooldown and rearming. Storage is allocated in init; nothing is
+/// allocated per frame.
 ///
 /// Two ways to time the crossing: at once, from a line through the last
-/// `fitSamples` fronts (photo-finish, `postroll` 0); or, with a `postroll`
-/// of n, n samples later, from a quadratic through the samples on both
-/// sides of the line (precision: an accelerating runner's front is not a
-/// straight line in time, and samples after the line halve the
+/// `fitSamples` fronts (`postroll` 0); or, with a `postroll` of n, n
+/// samples later, from a quadratic through the samples on both sides of
+/// the line (the detectors' default: an accelerating runner's front is not
+/// a straight line in time, and samples after the line halve the
 /// extrapolation).
 final class FrontTracker {
     let settings: DetectorSettings
@@ -21,9 +21,6 @@ final class FrontTracker {
     private var count = 0
     private var next = 0
     private var baseNanos: Int64 = 0
-    private var lastCentroid = -1.0
-    private var motion = 0.0
-    private(set) var framesWithoutBody = 0
     private var rearmed = true
     private var lastCrossingNanos = Int64.min
     /// The front's speed from the last two samples, work columns per second (0: unknown).
@@ -38,8 +35,8 @@ final class FrontTracker {
     /// True while a crossing waits for its postroll samples.
     var hasPendingCrossing: Bool { pendingLeft > 0 }
 
-    /// Frames without a usable body the track survives (the body falls
-    /// apart for a frame, a limb merges oddly).
+    /// Frames without a usable torso a track survives at least (a limb
+    /// across it for a frame).
     static let gapFrames = 2
 
     init(settings: DetectorSettings, workWidth: Int, gateX: Double, postroll: Int = 0) {
@@ -63,37 +60,11 @@ final class FrontTracker {
     }
 
     func reset() {
-        framesWithoutBody = FrontTracker.gapFrames + 1
-        forget()
-        rearmed = true
-    }
-
-    /// A frame without a usable body.
-    func missBody() {
-        framesWithoutBody += 1
-        if framesWithoutBody > FrontTracker.gapFrames {
-            forget()
-            if !rearmed { rearmed = true }
-        }
-    }
-
-    private func forget() {
         pendingLeft = 0
         velocity = 0
         count = 0
         next = 0
-        lastCentroid = -1
-        motion = 0
-    }
-
-    /// The body's centroid this frame; returns the direction of travel once
-    /// the drift is clear, nil while it is not.
-    func observe(centroid: Double) -> CrossingDirection? {
-        framesWithoutBody = 0
-        if lastCentroid >= 0 { motion = 0.5 * motion + (centroid - lastCentroid) }
-        lastCentroid = centroid
-        guard motion > 0.25 || motion < -0.25 else { return nil }
-        return motion > 0 ? .leftToRight : .rightToLeft
+        rearmed = true
     }
 
     /// Adds this frame's torso front (work columns) seen at `nanos`; returns

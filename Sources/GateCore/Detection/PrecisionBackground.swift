@@ -1,11 +1,26 @@
+/// How a detector learns the empty scene it cuts silhouettes from.
+enum SceneLearning: Equatable {
+    /// Precision mode: the per-pixel median of `calibrationFrames` frames
+    /// spread over `calibrationSpanNanos` (a runner passing is outvoted).
+    case calibration
+    /// Photo-finish mode, no calibration: the first frame is the background
+    /// at once; the next `warmupFrames` frames refine it and give each row's
+    /// noise. Whatever stood or moved in those frames and then stays still
+    /// is absorbed like any still object.
+    case firstFrames
+}
+
 /// Precision mode's background model: learnt from frames of the empty
 /// scene, each row's gain measured against it every frame, the silhouette
 /// cut out with each row's own noise threshold, and the model kept up to
 /// date where the scene is empty or has stopped changing.
 extension PrecisionDetector {
     /// The frame box-averaged into `current`, as `WorkImage.downsample`
-    /// does, with a quicker path for packed luma (the precision work image
-    /// is four times photo-finish's, so this is most of a frame's cost).
+    /// does, with quicker paths for packed luma: the work image is read
+    /// whole every frame, so this is a large share of a frame's cost. The
+    /// common factors (2: 640x480, 4: 1280x720) sum eight source bytes at
+    /// a time in the lanes of one 64-bit word (little-endian, as both
+    /// firmware targets are).
     func downsample(_ frame: LumaFrame) {
         let f = image.factor
         guard frame.pixelStride == 1 && f <= 8 else {
@@ -13,14 +28,50 @@ extension PrecisionDetector {
             return
         }
         precondition(frame.width == image.sourceWidth && frame.height == image.sourceHeight, "frame size changed")
+        let source = UnsafeRawPointer(frame.pixels)
         if f == 2 {
             for wy in 0..<height {
-                let a = frame.pixels + 2 * wy * frame.rowStride, b = a + frame.rowStride
-                let out = current + wy * width
-                for wx in 0..<width {
-                    let x = 2 * wx
-                    let sum = Int(a[x]) &+ Int(a[x + 1]) &+ Int(b[x]) &+ Int(b[x + 1])
-                    out[wx] = UInt8(truncatingIfNeeded: (sum &+ 2) >> 2)
+                let a = source + 2 &* wy &* frame.rowStride, b = a + frame.rowStride
+                let out = UnsafeMutableRawPointer(current + wy &* width)
+                var wx = 0
+                while wx &+ 4 <= width {
+                    let x = 2 &* wx
+                    let sums = PrecisionDetector.pairSums(a.loadUnaligned(fromByteOffset: x, as: UInt64.self))
+                        &+ PrecisionDetector.pairSums(b.loadUnaligned(fromByteOffset: x, as: UInt64.self))
+                    // Four rounded means, one per 16-bit lane, packed into four bytes.
+                    var means = ((sums &+ 0x0002_0002_0002_0002) >> 2) & 0x00FF_00FF_00FF_00FF
+                    means = (means | (means >> 8)) & 0x0000_FFFF_0000_FFFF
+                    means = (means | (means >> 16)) & 0xFFFF_FFFF
+                    out.storeBytes(of: UInt32(truncatingIfNeeded: means), toByteOffset: wx, as: UInt32.self)
+                    wx &+= 4
+                }
+                let aBytes = a.assumingMemoryBound(to: UInt8.self), bBytes = b.assumingMemoryBound(to: UInt8.self)
+                while wx < width {
+                    let x = 2 &* wx
+                    let sum = Int(aBytes[x]) &+ Int(aBytes[x &+ 1]) &+ Int(bBytes[x]) &+ Int(bBytes[x &+ 1])
+                    current[wy &* width &+ wx] = UInt8(truncatingIfNeeded: (sum &+ 2) >> 2)
+                    wx &+= 1
+                }
+            }
+            return
+        }
+        if f == 4 && width % 2 == 0 {
+            for wy in 0..<height {
+                let top = source + 4 &* wy &* frame.rowStride
+                let out = current + wy &* width
+                var wx = 0
+                while wx < width {
+                    let x = 4 &* wx
+                    var sums: UInt64 = 0   // four pair sums of four rows, per 16-bit lane
+                    for dy in 0..<4 {
+                        sums &+= PrecisionDetector.pairSums(top.loadUnaligned(fromByteOffset: dy &* frame.rowStride &+ x,
+                                                                               as: UInt64.self))
+                    }
+                    let quads = (sums & 0x0000_FFFF_0000_FFFF) &+ ((sums >> 16) & 0x0000_FFFF_0000_FFFF)
+                    let means = (quads &+ 0x0000_0008_0000_0008) >> 4
+                    out[wx] = UInt8(truncatingIfNeeded: means)
+                    out[wx &+ 1] = UInt8(truncatingIfNeeded: means >> 32)
+                    wx &+= 2
                 }
             }
             return
@@ -42,6 +93,12 @@ extension PrecisionDetector {
             let half = Int32(area / 2), divisor = Int32(area)
             for wx in 0..<width { out[wx] = UInt8(truncatingIfNeeded: (sums[wx] + half) / divisor) }
         }
+    }
+
+    /// The sums of the byte pairs of `word` (bytes 0+1, 2+3, 4+5, 6+7), one per 16-bit lane.
+    @inline(__always)
+    static func pairSums(_ word: UInt64) -> UInt64 {
+        (word & 0x00FF_00FF_00FF_00FF) &+ ((word >> 8) & 0x00FF_00FF_00FF_00FF)
     }
 
     /// The frame interval, smoothed, and the update rates that follow from it.
@@ -69,32 +126,105 @@ extension PrecisionDetector {
         if storedFrames == settings.calibrationFrames { finishCalibration() }
     }
 
+    /// Learning from the first frames: the first one becomes the background;
+    /// each of the next `warmupFrames` frames, gained row by row against it,
+    /// adds to each row's histogram of frame differences (against the
+    /// previous frame, gained the same way: a body moving through the view
+    /// changes few of a row's pixels) and, where it agrees with the model
+    /// (within a sixteenth of the luma range: sensor noise, not a body), to
+    /// a running mean that averages the noise out of the model. Then each
+    /// row's threshold follows from the differences' median absolute
+    /// deviation (a difference of two frames has twice a frame's noise variance).
+    func learnFromFirstFrames() {
+        let previousGain = calibrationGain   // the previous frame's row gains
+        if storedFrames == 0 {
+            relearnFromCurrent()
+            for y in 0..<height { previousGain[y] = 4096 }
+            deviationHistograms.update(repeating: 0, count: height * 256)
+            storedFrames = 1
+            return
+        }
+        storedFrames += 1
+        estimateRowGains()
+        let agreeing = 16 << 16
+        let weight = (1 << 16) / storedFrames
+        for y in 0..<height {
+            let inverse = (1 << 40) / max(1, Int(gain[y]))
+            let previousInverse = (1 << 40) / max(1, Int(previousGain[y]))
+            previousGain[y] = gain[y]
+            let row = y * width
+            let counts = deviationHistograms + y * 256
+            for x in 0..<width {
+                let i = row + x
+                let b = Int(background[i])
+                let value = (Int(current[i]) * inverse) >> 12
+                let change = value - ((Int(previous[i]) * previousInverse) >> 12)
+                counts[min(255, abs(change) >> 14)] += 1
+                let deviation = value - b
+                if deviation <= agreeing && deviation >= -agreeing {
+                    background[i] = Int32(b + ((deviation * weight) >> 16))
+                }
+            }
+        }
+        guard storedFrames > settings.warmupFrames else { return }
+        for y in 0..<height {
+            let counts = deviationHistograms + y * 256
+            var total: UInt32 = 0
+            for v in 0..<256 { total += counts[v] }
+            var seen: UInt32 = 0, mad = 0
+            for v in 0..<256 {
+                seen += counts[v]
+                if seen * 2 >= total { mad = v; break }
+            }
+            setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4 / 2.0.squareRoot())
+        }
+        for i in 0..<pixelCount { still[i] = 0 }
+        for y in 0..<height { gain[y] = 4096 }
+        state = .waitingForClear
+    }
+
+    /// A row's silhouette threshold: four sigmas of its noise (luma), never below 5.
+    func setThreshold(row y: Int, sigma: Double) {
+        threshold[y] = Int32(max(5, (4 * sigma).rounded(.up)))
+    }
+
     /// Background = per pixel, the mean of the middle half of the calibration
     /// frames' values (each row first scaled by its gain, so flicker cancels);
     /// per row, the threshold from the median absolute deviation of the
     /// frames from it.
     func finishCalibration() {
         let n = settings.calibrationFrames
-        // A first estimate: the per-pixel median.
-        for i in 0..<pixelCount {
-            for k in 0..<n { scratch[k] = Int32(calibration[k * pixelCount + i]) }
-            background[i] = PrecisionDetector.select(scratch, count: n, rank: n / 2) << 16
+        // A first estimate, the per-pixel median, where `rowGain` samples the
+        // model (every eighth pixel): only the gains below read it.
+        for y in 0..<height {
+            var x = y & 7
+            while x < width {
+                let i = y * width + x
+                for k in 0..<n { scratch[k] = Int32(calibration[k * pixelCount + i]) }
+                background[i] = PrecisionDetector.select(scratch, count: n, rank: n / 2) << 16
+                x += 8
+            }
         }
-        // Each frame's row gains against it.
+        // Each frame's row gains against it, kept as their inverses x 2^36
+        // (a multiplication per value below instead of a division).
         for k in 0..<n {
             let frame = calibration + k * pixelCount
-            for y in 0..<height { calibrationGain[k * height + y] = rowGain(frame + y * width, y: y) }
+            for y in 0..<height {
+                calibrationGain[k * height + y] = Int32((1 << 36) / max(1, Int(rowGain(frame + y * width, y: y))))
+            }
         }
-        // The gained mean of the middle half, per pixel.
+        // The gained mean of the middle half, per pixel: the values from
+        // rank `low` up, then the lowest of those up to rank `high`.
         let low = n / 4, high = n - n / 4
         for y in 0..<height {
             for x in 0..<width {
                 let i = y * width + x
                 for k in 0..<n {
-                    let g = Int(calibrationGain[k * height + y])
-                    scratch[k] = Int32((Int(calibration[k * pixelCount + i]) << 28) / max(1, g))
+                    let inverse = Int(calibrationGain[k * height + y])
+                    scratch[k] = Int32(truncatingIfNeeded: (Int(calibration[k * pixelCount + i]) * inverse) >> 8)
                 }
-                PrecisionDetector.sort(scratch, count: n)
+                _ = PrecisionDetector.select(scratch, count: n, rank: low)
+                _ = PrecisionDetector.select(scratch + low, count: n - low, rank: high - 1 - low)
                 var sum = 0
                 for k in low..<high { sum += Int(scratch[k]) }
                 background[i] = Int32(sum / (high - low))
@@ -105,10 +235,10 @@ extension PrecisionDetector {
             histogram.update(repeating: 0, count: 256)
             var total: UInt32 = 0
             for k in 0..<n {
-                let g = Int(calibrationGain[k * height + y])
+                let inverse = Int(calibrationGain[k * height + y])
                 let frame = calibration + k * pixelCount + y * width
                 for x in 0..<width {
-                    let value = (Int(frame[x]) << 28) / max(1, g)
+                    let value = (Int(frame[x]) * inverse) >> 8
                     let deviation = abs(value - Int(background[y * width + x])) >> 14
                     histogram[min(255, deviation)] += 1
                     total += 1
@@ -119,8 +249,7 @@ extension PrecisionDetector {
                 seen += histogram[v]
                 if seen * 2 >= total { mad = v; break }
             }
-            let sigma = 1.4826 * Double(mad) / 4
-            threshold[y] = Int32(max(5, (4 * sigma).rounded(.up)))
+            setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4)
         }
         for i in 0..<pixelCount { still[i] = 0 }
         for y in 0..<height { gain[y] = 4096 }
@@ -128,23 +257,40 @@ extension PrecisionDetector {
     }
 
     /// The gain of `row` (row y of some image) against the background, x 4096:
-    /// the median ratio over every fourth pixel, so a body across part of
-    /// the row does not move it.
+    /// the median ratio over every eighth pixel, so a body across part of
+    /// the row does not move it. (Its cost is the median's: forty samples
+    /// put its noise near a tenth of a threshold, eighty doubled the cost
+    /// of the frame's upkeep. Ratios in single precision: an integer
+    /// division per sample cost as much again.)
     func rowGain(_ row: UnsafePointer<UInt8>, y: Int) -> Int32 {
         let model = background + y * width
         var n = 0
-        var x = y & 3
+        var x = y & 7
         while x < width {
-            let b = Int(model[x])
-            if b >= 16 << 16 { scratch[n] = Int32((Int(row[x]) << 28) / b); n += 1 }
-            x += 4
+            let b = model[x]
+            if b >= 16 << 16 { scratch[n] = Int32(Float(row[x]) * 268_435_456 / Float(b)); n &+= 1 }
+            x &+= 8
         }
         guard n >= 8 else { return 4096 }
         return max(256, PrecisionDetector.select(scratch, count: n, rank: n / 2))
     }
 
+    /// Each row's gain: measured on every fourth row, linearly interpolated
+    /// between. What changes a row's gain is light (a cloud: every row;
+    /// mains flicker through a rolling shutter: a wave many rows long),
+    /// smooth over four rows; the median per row was most of the upkeep.
     func estimateRowGains() {
-        for y in 0..<height { gain[y] = rowGain(current + y * width, y: y) }
+        var y0 = 0
+        gain[0] = rowGain(current, y: 0)
+        while y0 < height - 1 {
+            let y1 = min(y0 + 4, height - 1)
+            gain[y1] = rowGain(current + y1 * width, y: y1)
+            let g0 = Int(gain[y0]), g1 = Int(gain[y1]), span = y1 - y0
+            for y in (y0 + 1)..<y1 {
+                gain[y] = Int32(truncatingIfNeeded: g0 + ((g1 - g0) * (y - y0) + span / 2) / span)
+            }
+            y0 = y1
+        }
     }
 
     /// The silhouette into `mask` (1 where the pixel is farther from its
@@ -152,43 +298,70 @@ extension PrecisionDetector {
     /// background), and the model's upkeep: empty pixels follow the scene
     /// slowly; silhouette pixels unchanged for `absorbStillNanos` become
     /// background. Returns the number of silhouette pixels.
+    ///
+    /// This runs on every pixel of every frame, so it is split by cost: the
+    /// test itself in 32-bit arithmetic without branches (so it vectorizes);
+    /// the still counts only where the mask is set, eight empty pixels at a
+    /// time elsewhere; and the slow update on a quarter of the rows each
+    /// frame, in steps four times as large (the same time constant).
     func segment() -> Int {
         var count = 0
-        let shift = updateShift
         let absorb = UInt8(absorbFrames)
+        upkeepPhase = (upkeepPhase + 1) & 3
+        let shift = max(0, updateShift - 2)
         for y in 0..<height {
-            let g = Int(gain[y])
-            let inverse = (1 << 40) / max(1, g)
+            // Gains stay below 4 so that luma x 256 x gain x 4096 fits in 32 bits.
+            let g = min(Int(gain[y]), 16383)
+            let g32 = Int32(g)
             let t = Int(threshold[y])
-            let row = y * width
+            let t32 = Int32(t)
+            let row = y &* width
+            let model = background + row, pixels = current + row
+            let silhouette = mask + row, unchanged = still + row
             for x in 0..<width {
-                let i = row + x
-                let b = Int(background[i])
-                let expected = (b * g + (1 << 27)) >> 28
-                let v = Int(current[i])
-                let d = v - expected
-                let limit = t + (expected >> 5)
-                if d > limit || d < -limit {
-                    mask[i] = 1
-                    count += 1
-                    let change = v - Int(previous[i])
+                let expected = ((model[x] >> 8) &* g32 &+ (1 << 19)) >> 20
+                let limit = t32 &+ (expected >> 5)
+                let d = Int32(pixels[x]) &- expected
+                // |d| > limit, as one unsigned comparison.
+                silhouette[x] = UInt32(bitPattern: d &+ limit) > UInt32(bitPattern: limit &* 2) ? 1 : 0
+            }
+            let inverse = (1 << 40) / max(1, g)
+            let before = previous + row
+            let maskWords = UnsafeMutableRawPointer(silhouette), stillWords = UnsafeMutableRawPointer(unchanged)
+            var x = 0
+            while x < width {
+                if x &+ 8 <= width && maskWords.loadUnaligned(fromByteOffset: x, as: UInt64.self) == 0 {
+                    stillWords.storeBytes(of: 0, toByteOffset: x, as: UInt64.self)
+                    x &+= 8
+                    continue
+                }
+                if silhouette[x] == 0 {
+                    unchanged[x] = 0
+                } else {
+                    count &+= 1
+                    let v = Int(pixels[x])
+                    let change = v &- Int(before[x])
                     if change <= t && change >= -t {
-                        let n = still[i] &+ 1
+                        let n = unchanged[x] &+ 1
                         if n >= absorb {
-                            background[i] = Int32((v * inverse) >> 12)
-                            still[i] = 0
+                            model[x] = Int32(truncatingIfNeeded: (v &* inverse) >> 12)
+                            unchanged[x] = 0
                         } else {
-                            still[i] = n
+                            unchanged[x] = n
                         }
                     } else {
-                        still[i] = 0
+                        unchanged[x] = 0
                     }
-                } else {
-                    mask[i] = 0
-                    still[i] = 0
-                    let target = (v * inverse) >> 12
-                    background[i] = Int32(b + (target - b) / (1 << shift))
                 }
+                x &+= 1
+            }
+            guard y & 3 == upkeepPhase else { continue }
+            for x in 0..<width where silhouette[x] == 0 {
+                // An arithmetic shift: rounds towards minus infinity, a bias
+                // below 2^shift / 2^16 of a luma step.
+                let b = Int(model[x])
+                let target = (Int(pixels[x]) &* inverse) >> 12
+                model[x] = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
             }
         }
         return count
@@ -201,16 +374,5 @@ extension PrecisionDetector {
             still[i] = 0
         }
         for y in 0..<height { gain[y] = 4096 }
-    }
-
-    /// Insertion sort of `count` values (calibration: a few dozen).
-    static func sort(_ values: UnsafeMutablePointer<Int32>, count: Int) {
-        guard count > 1 else { return }
-        for i in 1..<count {
-            let v = values[i]
-            var j = i - 1
-            while j >= 0 && values[j] > v { values[j + 1] = values[j]; j -= 1 }
-            values[j + 1] = v
-        }
     }
 }

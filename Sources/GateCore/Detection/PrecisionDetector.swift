@@ -47,6 +47,10 @@
 ///    from a quadratic through the samples on both sides. Until a track's
 ///    direction is clear, both sides' fronts are kept and replayed.
 ///
+/// The empty scene is learnt by calibration (`SceneLearning.calibration`,
+/// precision mode) or from the first frames (`.firstFrames`: photo-finish
+/// mode, which is this detector without calibration).
+///
 /// The background keeps learning where the scene is empty; what stays
 /// unchanged in the silhouette for `absorbStillNanos` becomes background (a
 /// bumped camera, where an athlete stood at the start); a change over most
@@ -71,6 +75,8 @@ public final class PrecisionDetector {
 
     public let settings: DetectorSettings
     public let image: WorkImage
+    /// How the empty scene is learnt: calibration (precision mode) or the first frames (photo-finish).
+    let learning: SceneLearning
     public var workWidth: Int { image.width }
     public var workHeight: Int { image.height }
     public internal(set) var state = State.calibrating
@@ -99,7 +105,11 @@ public final class PrecisionDetector {
     /// Frames each silhouette pixel has stayed unchanged.
     let still: UnsafeMutablePointer<UInt8>
     let calibration: UnsafeMutablePointer<UInt8>
-    /// Each calibration frame's row gains, x 4096.
+    /// Learning from the first frames: per row, the histogram of the
+    /// frames' deviations from the background, in quarter luma steps.
+    let deviationHistograms: UnsafeMutablePointer<UInt32>
+    /// Each calibration frame's row gains as their inverses x 2^36; while
+    /// learning from the first frames, the previous frame's gains x 4096.
     let calibrationGain: UnsafeMutablePointer<Int32>
     var storedFrames = 0
     var lastStoredNanos: Int64 = 0
@@ -109,6 +119,8 @@ public final class PrecisionDetector {
     var frameIntervalNanos: Int64 = 0
     var lastFrameNanos = Int64.min
     var updateShift = 8
+    /// Which quarter of the rows gets the background's slow update this frame.
+    var upkeepPhase = 0
     var absorbFrames = 60
 
     // Silhouette and torso (this file).
@@ -158,10 +170,16 @@ public final class PrecisionDetector {
         var discs = 0.0
     }
 
-    public init(width: Int, height: Int, settings: DetectorSettings = DetectorSettings()) {
+    public convenience init(width: Int, height: Int, settings: DetectorSettings = DetectorSettings()) {
+        self.init(width: width, height: height, settings: settings, learning: .calibration)
+    }
+
+    init(width: Int, height: Int, settings: DetectorSettings, learning: SceneLearning) {
         precondition(settings.calibrationFrames >= 3, "calibration needs frames")
+        precondition(settings.warmupFrames >= 2, "the noise needs frames")
         precondition(settings.precisionSamplesBefore >= 1 && settings.precisionPostroll >= 0, "fit needs samples")
         self.settings = settings
+        self.learning = learning
         image = WorkImage(sourceWidth: width, sourceHeight: height, workWidth: settings.precisionWorkWidth)
         self.width = image.width
         self.height = image.height
@@ -179,7 +197,8 @@ public final class PrecisionDetector {
         gain.initialize(repeating: 4096, count: image.height)
         still = .allocate(capacity: pixelCount)
         still.initialize(repeating: 0, count: pixelCount)
-        calibration = .allocate(capacity: pixelCount * settings.calibrationFrames)
+        calibration = .allocate(capacity: learning == .calibration ? pixelCount * settings.calibrationFrames : 1)
+        deviationHistograms = .allocate(capacity: learning == .firstFrames ? image.height * 256 : 1)
         calibrationGain = .allocate(capacity: image.height * settings.calibrationFrames)
         scratchCapacity = max(image.width, image.height, settings.calibrationFrames) + 1
         scratch = .allocate(capacity: scratchCapacity)
@@ -218,7 +237,8 @@ public final class PrecisionDetector {
 
     deinit {
         current.deallocate(); previous.deallocate(); background.deallocate(); threshold.deallocate()
-        gain.deallocate(); still.deallocate(); calibration.deallocate(); calibrationGain.deallocate()
+        gain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
+        calibrationGain.deallocate()
         scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
         pieceRoot.deallocate(); stack.deallocate(); pieceParent.deallocate(); groups.deallocate()
         candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
@@ -243,7 +263,10 @@ public final class PrecisionDetector {
         noteFrameInterval(frame.timestampNanos)
         defer { swap(&current, &previous) }
         if state == .calibrating {
-            calibrate(frame)
+            switch learning {
+            case .calibration: calibrate(frame)
+            case .firstFrames: learnFromFirstFrames()
+            }
             return nil
         }
         estimateRowGains()
@@ -885,16 +908,19 @@ public final class PrecisionDetector {
         }
     }
 
-    /// The `rank`-th smallest of `count` values (they are reordered).
+    /// The `rank`-th smallest of `count` values. They are reordered so that
+    /// none before `rank` is larger and none after it smaller.
+    /// Every row's gain each frame calls it: index arithmetic wraps (the
+    /// indices stay inside 0..<count), so no overflow checks slow it.
     static func select(_ values: UnsafeMutablePointer<Int32>, count: Int, rank: Int) -> Int32 {
-        var low = 0, high = count - 1
+        var low = 0, high = count &- 1
         while low < high {
-            let pivot = values[(low + high) / 2]
+            let pivot = values[(low &+ high) >> 1]
             var i = low, j = high
             while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j { let v = values[i]; values[i] = values[j]; values[j] = v; i += 1; j -= 1 }
+                while values[i] < pivot { i &+= 1 }
+                while values[j] > pivot { j &-= 1 }
+                if i <= j { let v = values[i]; values[i] = values[j]; values[j] = v; i &+= 1; j &-= 1 }
             }
             if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
         }

@@ -1,5 +1,5 @@
 /// The analysis image: the frame's luma box-averaged down to about
-/// `settings.workWidth` columns. Detection works here; the frame is only read.
+/// `workWidth` columns. Detection works here; the frame is only read.
 public struct WorkImage {
     public let factor: Int
     public let width: Int

@@ -3,9 +3,11 @@
 //   swift package --package-path Tests/Benchmarks --scratch-path .build-bench \
 //       benchmark --target GateBenchmarks --no-progress
 //
-// - "detector WxH": the photo-finish detector on frames of a runner crossing,
-//   rendered once in setup and cycled, so rendering is not measured. One
-//   benchmark iteration is one frame: every metric is per frame.
+// - "detector MODE WxH": a detector (photo-finish, precision) on frames of a
+//   runner crossing, rendered once in setup and cycled, so rendering is not
+//   measured. One benchmark iteration is one frame: every metric is per frame.
+// - "precision calibration WxH": the frames of precision mode's calibration,
+//   from reset to armed, per iteration; reports the costliest frame of them.
 // - "simulated loop 120 fps": the box's whole loop (BoxLoop on the simulated
 //   platform, wired as SimulateCommand wires it, fast) for one short session
 //   per iteration. The simulated camera renders each frame inside dequeue(),
@@ -66,6 +68,9 @@ enum GateMetric {
     static let renderCPUPerFrame = BenchmarkMetric.custom("render CPU per frame (ns)", useScalingFactor: false)
     static let loopCPUPerFrameWithoutRender = BenchmarkMetric.custom("loop CPU per frame, without render (ns)",
                                                                      useScalingFactor: false)
+    static let slowestCalibrationFrame = BenchmarkMetric.custom("slowest calibration frame, thread CPU (ns)",
+                                                                useScalingFactor: false)
+    static let calibrationFrames = BenchmarkMetric.custom("frames until calibrated", useScalingFactor: false)
     static let mallocsPer1000Frames = BenchmarkMetric.custom("loop mallocs per 1000 frames", useScalingFactor: false)
     static let framePathMallocs = BenchmarkMetric.custom("frame path mallocs per session (dequeue..requeue)",
                                                          useScalingFactor: false)
@@ -94,7 +99,7 @@ final class DetectorRig {
     var next = 0
     var crossingsInWarmup = 0
 
-    init(width: Int, height: Int) throws {
+    init(mode: DetectionMode, width: Int, height: Int) throws {
         self.width = width
         self.height = height
         let camera = CameraModel(width: width, height: height, viewWidthMetres: 4, readoutNanos: 8_000_000,
@@ -111,8 +116,8 @@ final class DetectorRig {
         var settings = DetectorSettings()
         settings.readoutNanos = camera.readoutNanos
         settings.exposureNanos = camera.exposureNanos
-        detector = CrossingDetector(mode: .photoFinish, width: width, height: height, settings: settings)
-        // Warm-up: one whole pass (the noise threshold is learnt in the first
+        detector = CrossingDetector(mode: mode, width: width, height: height, settings: settings)
+        // Warm-up: one whole pass (the empty scene is learnt in the first
         // frames, then a crossing), so steady state is what gets measured.
         for _ in 0..<DetectorRig.clipFrames {
             if detector.process(nextFrame()) != nil { crossingsInWarmup += 1 }
@@ -138,8 +143,8 @@ final class DetectorRig {
     }
 }
 
-func detectorBenchmark(width: Int, height: Int) {
-    Benchmark("detector \(width)x\(height)",
+func detectorBenchmark(mode: DetectionMode, width: Int, height: Int) {
+    Benchmark("detector \(mode.name) \(width)x\(height)",
               configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, GateMetric.cpuPerFrame],
                                    timeUnits: .microseconds,
                                    warmupIterations: 0,   // the rig warms the detector up
@@ -153,7 +158,39 @@ func detectorBenchmark(width: Int, height: Int) {
         let cpuEnd = threadCPUNanos()
         benchmark.measurement(GateMetric.cpuPerFrame, Int(cpuEnd - cpuStart))
     } setup: {
-        try DetectorRig(width: width, height: height)
+        try DetectorRig(mode: mode, width: width, height: height)
+    }
+}
+
+/// Precision mode's calibration, from a reset to armed, on the empty frames
+/// at the start of the rig's clip: the cost of its costliest frame (where
+/// the background is computed from the stored frames).
+func calibrationBenchmark(width: Int, height: Int) {
+    Benchmark("precision calibration \(width)x\(height)",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal, GateMetric.slowestCalibrationFrame,
+                                             GateMetric.calibrationFrames],
+                                   timeUnits: .milliseconds,
+                                   warmupIterations: 1,
+                                   maxDuration: .seconds(15),
+                                   maxIterations: 20)) { (benchmark: Benchmark, rig: DetectorRig) in
+        guard case .precision(let detector) = rig.detector else { return }
+        detector.reset()
+        rig.next = 0
+        var slowest: Int64 = 0
+        var frames = 0
+        benchmark.startMeasurement()
+        while !detector.isCalibrated && frames < DetectorRig.clipFrames {
+            let frame = rig.nextFrame()
+            let cpuStart = threadCPUNanos()
+            _ = detector.process(frame)
+            slowest = max(slowest, threadCPUNanos() - cpuStart)
+            frames += 1
+        }
+        benchmark.stopMeasurement()
+        benchmark.measurement(GateMetric.slowestCalibrationFrame, Int(slowest))
+        benchmark.measurement(GateMetric.calibrationFrames, frames)
+    } setup: {
+        try DetectorRig(mode: .precision, width: width, height: height)
     }
 }
 
@@ -393,7 +430,10 @@ func simulatedLoopBenchmark(fps: Int) {
 // MARK: - The suite
 
 let benchmarks: @Sendable () -> Void = {
-    detectorBenchmark(width: 640, height: 480)
-    detectorBenchmark(width: 1280, height: 720)
+    for mode in [DetectionMode.photoFinish, .precision] {
+        detectorBenchmark(mode: mode, width: 640, height: 480)
+        detectorBenchmark(mode: mode, width: 1280, height: 720)
+    }
+    calibrationBenchmark(width: 640, height: 480)
     simulatedLoopBenchmark(fps: 120)
 }

@@ -132,3 +132,22 @@ import Testing
         #expect(detector.mode == .precision)
     }
 }
+
+@Suite struct SelectTests {
+    /// Calibration's trimmed mean relies on select leaving the values partitioned around the rank.
+    @Test func selectPartitionsAroundTheRank() {
+        var noise = SplitMix64(seed: 5)
+        let values = UnsafeMutablePointer<Int32>.allocate(capacity: 31)
+        defer { values.deallocate() }
+        for trial in 0..<200 {
+            let count = 1 + trial % 31
+            for i in 0..<count { values[i] = Int32(noise.next() % 20) }
+            let rank = Int(noise.next() % UInt64(count))
+            let sorted = (0..<count).map { values[$0] }.sorted()
+            let v = PrecisionDetector.select(values, count: count, rank: rank)
+            #expect(v == sorted[rank])
+            for i in 0..<rank { #expect(values[i] <= v) }
+            for i in rank..<count { #expect(values[i] >= v) }
+        }
+    }
+}

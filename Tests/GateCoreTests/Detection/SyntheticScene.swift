@@ -20,6 +20,8 @@ struct SyntheticScene {
     /// Extra global brightness added from `brightnessStepFrame` on.
     var brightnessStep = 0
     var brightnessStepFrame = Int.max
+    /// Rolling shutter: row y is exposed `readoutSeconds * y / height` after the top row.
+    var readoutSeconds = 0.0
 
     func front(at seconds: Double) -> Double { frontAtZero + speedPixelsPerSecond * seconds }
 
@@ -28,9 +30,9 @@ struct SyntheticScene {
 
     func render(frame index: Int, into pixels: UnsafeMutablePointer<UInt8>) {
         let t = Double(index) / fps
-        let f = front(at: t)
         let extra = index >= brightnessStepFrame ? brightnessStep : 0
         for y in 0..<height {
+            let f = front(at: t + readoutSeconds * Double(y) / Double(height))
             let cy = Double(y) + 0.5
             // Head and legs continue the torso's outline above and below it
             // (bodyTop...bodyBottom), so the moving edges form one tall blob,
