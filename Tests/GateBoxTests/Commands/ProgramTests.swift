@@ -141,7 +141,7 @@ import GateSim
         let frames = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/rig.raw"))
         let clip = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/rig.y4m"))
         let frameBytes = 640 * 480
-        #expect(frames.count == 102 * frameBytes)
+        #expect(frames.count == 210 * frameBytes)
         var stripped = Data()
         var at = clip.firstIndex(of: 0x0A)! + 1            // after the header line
         while at < clip.endIndex {

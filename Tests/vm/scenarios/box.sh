@@ -1,6 +1,7 @@
 # The gate box's devices in the VM, as board/vm-rig/board.conf names them.
 # Use after lib.sh: . /scenarios/box.sh; setup_box_devices
-#   camera   vivid's HDMI input (720p60) on /dev/video0
+#   camera   vivid's HDMI input on /dev/video0 at 640x480p59.94 (a quarter of
+#            its default 720p60's pixels: the box detects on one emulated CPU)
 #   imu      i2c-stub on /dev/i2c-0 answering as an MPU-6050 at 0x68, at rest (+1 g on z)
 #   gpio     gpio-sim chip gpiochip0: line 0 button, 1 LED, 2 buzzer, 3 touch pad
 #   speaker  snd-aloop, hw:0,0
@@ -8,6 +9,8 @@
 setup_box_devices() {
     load vivid n_devs=1 node_types=0x101
     wait_for 5 test -c /dev/video0 || fail "vivid: no /dev/video0"
+    /usr/bin/v4l2-ctl -d /dev/video0 -i 3 --set-dv-bt-timings index=0 >/dev/null ||
+        fail "vivid: cannot set the HDMI input to 640x480p59.94"
 
     load i2c-dev
     load i2c-stub chip_addr=0x68

@@ -10,7 +10,7 @@
 . /scenarios/box.sh
 setup_box_devices
 
-echo "gate.position = 0.5" >/tmp/box.conf
+printf 'gate.position = 0.5\nrealtime = on\n' >/tmp/box.conf
 /bin/ts-gate run --board /bin/board.conf --config /tmp/box.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
 pid=$!
 wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start a session"
@@ -30,14 +30,14 @@ case "$leds" in *1*0*|*0*1*) ;; *) fail "stabilising LED does not blink: $leds" 
 wait_for 5 sh -c '[ "$(grep -c "gate armed" /tmp/run.out)" -ge 2 ]' || fail "the box did not re-arm once still again"
 
 # Reload: a good edit starts session 2 with it; a bad one is refused by line.
-echo "gate.position = 0.4" >/tmp/box.conf
+printf 'gate.position = 0.4\nrealtime = on\n' >/tmp/box.conf
 kill -HUP "$pid"
 wait_for 10 grep -q "settings reloaded" /tmp/run.out || fail "SIGHUP did not reload the settings"
 wait_for 10 grep -q "results in /tmp/results/session-0002" /tmp/run.out || fail "no new session after the reload"
 tail -n1 /tmp/results/session-0001/results.jsonl | grep -q '"type":"session_end".*"reason":"reload"' ||
     fail "session 1 not closed for the reload: $(tail -n1 /tmp/results/session-0001/results.jsonl)"
 wait_for 5 grep -q '"gatePosition":0.4000' /tmp/results/session-0002/results.jsonl || fail "session 2 does not use the edited gate position"
-printf '# edited\ngate.position = 1.5\n' >/tmp/box.conf
+printf 'realtime = on\ngate.position = 1.5\n' >/tmp/box.conf
 kill -HUP "$pid"
 wait_for 10 grep -q "reload refused, keeping the settings in use: /tmp/box.conf line 2: gate.position = 1.5: expected" /tmp/run.out ||
     fail "a bad edit was not refused by its line: $(tail -n 3 /tmp/run.out)"

@@ -34,7 +34,10 @@ release_touch
 t1=$(mono_now)
 sleep 0.5
 kill -CONT "$pid"
-wait_for 5 grep -q "touch-release start (held" /tmp/run.out || fail "the release did not start a run"
+# In the VM the continued box has been seen to take 5-7 s to read the
+# release (idle in poll meanwhile; not understood yet): give it 20 s. The
+# stamp it records is the edge's, which is what this checks.
+wait_for 20 grep -q "touch-release start (held" /tmp/run.out || fail "the release did not start a run"
 started=$(sed -n 's/.*touch-release start (held [0-9.]* s): run 1 started at \([0-9]*\) ns.*/\1/p' /tmp/run.out)
 [ -n "$started" ] || fail "no start instant in: $(grep 'touch-release start (held' /tmp/run.out)"
 say "release written between $t0 and $t1 ns; the box says the run started at $started ns"
@@ -45,12 +48,12 @@ grep -q "\"type\":\"start\".*\"runId\":\"run-001\",\"startType\":\"touchRelease\
     fail "no start record for $started in $results"
 
 press_button; sleep 3; release_button
-wait_for 5 grep -q "disarmed; the run in progress is abandoned" /tmp/run.out || fail "a long press did not disarm"
+wait_for 20 grep -q "disarmed; the run in progress is abandoned" /tmp/run.out || fail "a long press did not disarm"
 leds=$(led_samples 6 0.1)
 [ "$leds" = 000000 ] || fail "LED not off after disarming: $leds"
 
 press_button; sleep 5.5; release_button
-wait_for 5 grep -q "pairing mode" /tmp/run.out || fail "a 5 s press was not taken as pairing"
+wait_for 20 grep -q "pairing mode" /tmp/run.out || fail "a 5 s press was not taken as pairing"
 buzz=$(line_samples 2 12 0.05)
 leds=$(led_samples 12 0.05)
 case "$buzz" in 1*0) ;; *) fail "error pattern: buzzer should buzz then stop: $buzz" ;; esac
