@@ -50,7 +50,6 @@ public struct BoxLoop<Platform: GatePlatform> {
     public private(set) var header: SessionRecord?
     public private(set) var endRecord: SessionEndRecord?
     private var detector: CrossingDetector
-    private var detectorSettings: DetectorSettings
     /// The camera went away while the box was armed: arm again when it is back.
     private var rearmWhenCameraReturns = false
     private var stability: StabilityFilter
@@ -67,15 +66,18 @@ public struct BoxLoop<Platform: GatePlatform> {
         self.configuration = configuration
         self.log = log
         self.console = console
-        let format = platform.camera.format
-        var settings = configuration.detector
-        settings.readoutNanos = format.readoutNanos
-        settings.exposureNanos = format.exposureNanos
-        detectorSettings = settings
-        detector = CrossingDetector(mode: configuration.detection, width: format.width, height: format.height, settings: settings)
+        detector = BoxLoop.detector(for: platform.camera.format, configuration)
         stability = StabilityFilter(requiredStillNanos: configuration.stillNanos)
         session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos)
         records.reserveCapacity(64)
+    }
+
+    /// A detector for the camera as it streams: its size and its sensor's timing.
+    static func detector(for format: FrameFormat, _ configuration: BoxConfiguration) -> CrossingDetector {
+        var settings = configuration.detector
+        settings.readoutNanos = format.readoutNanos
+        settings.exposureNanos = format.exposureNanos
+        return CrossingDetector(mode: configuration.detection, width: format.width, height: format.height, settings: settings)
     }
 
     /// Lets the platform close its devices (after `run`).
@@ -168,10 +170,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// tracks belong to the old stream), and the gate arms again if it was.
     private mutating func cameraReturned() throws(GateError) {
         let format = platform.camera.format
-        var settings = detectorSettings
-        settings.readoutNanos = format.readoutNanos
-        settings.exposureNanos = format.exposureNanos
-        detector = CrossingDetector(mode: configuration.detection, width: format.width, height: format.height, settings: settings)
+        detector = BoxLoop.detector(for: format, configuration)
         say("camera back: " + String(format.width) + "x" + String(format.height) + " at " + String(format.fps) + " fps"
             + (rearmWhenCameraReturns ? "; arming again" : "; press the button to arm"))
         let before = session.state
@@ -308,10 +307,12 @@ public struct BoxLoop<Platform: GatePlatform> {
             speedMps: speed.metresPerSecond, droppedFrames: platform.camera.droppedFrames, stable: !lap.disturbed,
             timestamp: platform.wallClockMillis, truthCrossingTimeNanos: platform.truthCrossing(nearNanos: crossing.timeNanos))
         var saved = record
-        // The tripod's motion from 1 s before the run's start (a flying lap:
-        // the last 5 s) to the crossing, in a file of its own.
-        let from = lap.lap == 0 ? crossing.timeNanos - 2_000_000_000
-            : (configuration.startType.isExternal ? lap.startNanos : lap.crossing.timeNanos - (lap.splitNanos ?? 0)) - 1_000_000_000
+        // The tripod's motion from 1 s before the lap began (its start event,
+        // the previous crossing; the first flying crossing: 1 s before it)
+        // to the crossing, in a file of its own.
+        let lapBegan = configuration.startType.isExternal ? lap.startNanos
+            : crossing.timeNanos - (lap.splitNanos ?? 1_000_000_000)
+        let from = lapBegan - 1_000_000_000
         saved.stabilityTrace = try log.writeSideFile("stability-" + record.runId + "-lap" + String(lap.lap) + ".csv",
                                                      trace.csv(fromNanos: from, originNanos: crossing.timeNanos))
         try log.append(saved.jsonLine())

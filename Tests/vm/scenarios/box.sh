@@ -56,6 +56,25 @@ release_touch() { echo pull-up >"$GPIO_LINES/sim_gpio3/pull"; }
 # tap_button: a short press (a tap: arm, or start a countdown).
 tap_button() { press_button; sleep 0.2; release_button; }
 
+# start_box [CONFIG]: `ts-gate run` on the rig's board (and CONFIG) in the
+# background, output in /tmp/run.out, results under /tmp/results; waits for
+# its session to open. Sets $pid.
+start_box() {
+    /bin/ts-gate run --board /bin/board.conf ${1:+--config "$1"} --data-dir /tmp/results >/tmp/run.out 2>&1 &
+    pid=$!
+    wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start: $(cat /tmp/run.out)"
+}
+
+# stop_box: SIGTERM, as the service manager stops it; the box must exit 0.
+# Prints what it said.
+stop_box() {
+    kill -TERM "$pid"
+    wait "$pid"
+    _status=$?
+    cat /tmp/run.out
+    [ "$_status" = 0 ] || fail "ts-gate run exited $_status after SIGTERM"
+}
+
 # mono_now: CLOCK_MONOTONIC in nanoseconds (the kernel's ktime_get, the
 # clock of GPIO edge stamps and of the box's records).
 mono_now() { awk '/^now at/ { print $3; exit }' /proc/timer_list; }

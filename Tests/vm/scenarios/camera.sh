@@ -10,9 +10,7 @@
 . /scenarios/box.sh
 setup_box_devices
 
-/bin/ts-gate run --board /bin/board.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
-pid=$!
-wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start: $(cat /tmp/run.out)"
+start_box
 tap_button
 wait_for 5 grep -q "gate armed" /tmp/run.out || fail "the box did not arm"
 
@@ -30,11 +28,7 @@ load vivid n_devs=1 node_types=0x101
 wait_for 10 grep -q "camera back" /tmp/run.out || fail "the box did not open the camera again: $(tail -n 3 /tmp/run.out)"
 wait_for 5 sh -c '[ "$(grep -c "gate armed" /tmp/run.out)" -ge 2 ]' || fail "the box did not arm again once the camera was back"
 
-kill -TERM "$pid"
-wait "$pid"
-status=$?
-cat /tmp/run.out
-[ "$status" = 0 ] || fail "ts-gate run exited $status after SIGTERM"
+stop_box
 [ ! -d /tmp/results/session-0002 ] || fail "the camera's return started a new session instead of keeping the first"
 results=/tmp/results/session-0001/results.jsonl
 head -n1 "$results" | grep -q '"type":"session"' || fail "the session record is gone from $results"

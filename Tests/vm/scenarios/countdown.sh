@@ -19,9 +19,7 @@ rec=$!
 wait_for 5 grep -q RUNNING "$STATUS" || fail "the loopback capture did not start: $(cat /tmp/arecord.err)"
 
 echo "start.type = countdown" >/tmp/countdown.conf
-/bin/ts-gate run --board /bin/board.conf --config /tmp/countdown.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
-pid=$!
-wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start: $(cat /tmp/run.out)"
+start_box /tmp/countdown.conf
 tap_button
 wait_for 5 grep -q "gate armed: tap the button for the countdown" /tmp/run.out || fail "a tap did not arm the box"
 
@@ -35,10 +33,8 @@ tap_button
 wait_for 10 grep -q "countdown GO: run 1 started at" /tmp/run.out || fail "no GO from the countdown: $(cat /tmp/run.out)"
 go=$(sed -n 's/.*countdown GO: run 1 started at \([0-9]*\) ns.*/\1/p' /tmp/run.out)
 wait "$reader"
-kill -TERM "$pid"
-wait "$pid" || fail "ts-gate run exited $? after SIGTERM"
+stop_box
 wait "$rec"
-cat /tmp/run.out
 grep -q "overrun" /tmp/arecord.err && fail "arecord lost frames (overrun): $(cat /tmp/arecord.err)"
 
 # When captured frame 0 was taken: by the time "now at" was read, at least

@@ -37,17 +37,13 @@ frames=$(( $(stat -c %s /bin/rig.raw) / FRAME_BYTES ))
 $V -d /dev/video1 --stream-out-mmap --stream-from /bin/rig.raw --stream-count "$frames" --verbose >/tmp/out.log 2>&1 &
 streamer=$!
 sleep 0.5   # its first frame is on show once it has started (its log may be buffered)
-/bin/ts-gate run --board /bin/board.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
-pid=$!
-wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start: $(cat /tmp/run.out)"
+start_box
 tap_button
 wait_for 5 grep -q "gate armed" /tmp/run.out || fail "the box did not arm"
 wait "$streamer" || fail "v4l2-ctl could not stream the clip: $(tail -n 3 /tmp/out.log)"
 wait_for 5 grep -q "clock running" /tmp/run.out || fail "no crossing timed from the injected clip: $(tail -n 5 /tmp/run.out)"
 sleep 1
-kill -TERM "$pid"
-wait "$pid"
-cat /tmp/run.out
+stop_box
 
 results=/tmp/results/session-0001/results.jsonl
 count=$(grep -c '"type":"crossing"' "$results")

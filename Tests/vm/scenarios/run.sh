@@ -11,9 +11,7 @@
 setup_box_devices
 
 printf 'gate.position = 0.5\nrealtime = on\n' >/tmp/box.conf
-/bin/ts-gate run --board /bin/board.conf --config /tmp/box.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
-pid=$!
-wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start a session"
+start_box /tmp/box.conf
 
 press_button; sleep 0.2; release_button
 wait_for 5 grep -q "button: arming" /tmp/run.out || fail "the button press was not seen"
@@ -44,11 +42,7 @@ wait_for 10 grep -q "reload refused, keeping the settings in use: /tmp/box.conf 
 wait_for 10 grep -q "results in /tmp/results/session-0003" /tmp/run.out || fail "the box did not go on after a refused reload"
 wait_for 5 grep -q '"gatePosition":0.4000' /tmp/results/session-0003/results.jsonl || fail "session 3 does not keep the settings in use"
 
-kill -TERM "$pid"
-wait "$pid"
-status=$?
-cat /tmp/run.out
-[ "$status" = 0 ] || fail "ts-gate run exited $status after SIGTERM"
+stop_box
 grep -q "warning: running without real-time" /tmp/run.out && fail "as root in the VM, SCHED_FIFO and mlockall should be granted"
 results=/tmp/results/session-0003/results.jsonl
 head -n1 "$results" | grep -q '"type":"session"' || fail "no session record first in $results"

@@ -17,9 +17,8 @@ setup_box_devices
 
 [ -n "$(mono_now)" ] || fail "no 'now at' in /proc/timer_list: cannot read CLOCK_MONOTONIC"
 echo "start.type = touch-release" >/tmp/touch.conf
-/bin/ts-gate run --board /bin/board.conf --config /tmp/touch.conf --data-dir /tmp/results >/tmp/run.out 2>&1 &
-pid=$!
-wait_for 15 grep -q "touch-release start" /tmp/run.out || fail "the box did not start a touch-release session: $(cat /tmp/run.out)"
+start_box /tmp/touch.conf
+grep -q "touch-release start" /tmp/run.out || fail "the session is not a touch-release one: $(cat /tmp/run.out)"
 
 tap_button
 wait_for 5 grep -q "gate armed: hold the touch pad" /tmp/run.out || fail "a tap did not arm the box"
@@ -60,10 +59,6 @@ case "$buzz" in 1*0) ;; *) fail "error pattern: buzzer should buzz then stop: $b
 case "$leds" in *1*0*1*|*0*1*0*) ;; *) fail "error pattern: LED should blink fast: $leds" ;; esac
 say "error pattern: buzzer $buzz, LED $leds"
 
-kill -TERM "$pid"
-wait "$pid"
-status=$?
-cat /tmp/run.out
-[ "$status" = 0 ] || fail "ts-gate run exited $status after SIGTERM"
+stop_box
 tail -n1 "$results" | grep -q '"type":"session_end".*"reason":"stopped"' || fail "no clean session_end: $(tail -n1 "$results")"
 finish
