@@ -1,11 +1,12 @@
 import CGateShim
+import GateCore
 
 /// The button and the touch pad through libgpiod: both edges as line
 /// events, each stamped by the kernel on CLOCK_MONOTONIC (the release that
 /// starts a touch-release run is that stamp, not the time the loop read it).
 /// Each is wired to ground with the internal pull-up, so its line is
-/// requested active-low: rising = pressed. Edges within `debounceNanos` of
-/// the line's last accepted one are contact bounce.
+/// requested active-low: rising = pressed. Each line's events go through an
+/// EdgeDebouncer (20 ms window).
 ///
 /// Errno table: EBUSY on request (another program holds the line), EINVAL
 /// (the chip cannot do edge events or bias), and on read EAGAIN (nothing
@@ -14,15 +15,15 @@ public final class GPIOButtons: ButtonInput {
     public let chip: GPIOChip
     /// One per control, in the order given.
     public let inputs: [Input]
-    public static let debounceNanos: Int64 = 20_000_000
 
     public final class Input {
         public let control: Control
         public let offset: Int
         public let descriptor: FileDescriptor
         fileprivate let line: OpaquePointer
-        fileprivate var lastNanos: Int64?
-        fileprivate var pressed = false
+        fileprivate var debouncer = EdgeDebouncer()
+        /// The second of two transitions one event released, returned next.
+        fileprivate var queued: EdgeDebouncer.Transition?
 
         fileprivate init(control: Control, offset: Int, line: OpaquePointer) {
             self.control = control
@@ -62,6 +63,10 @@ public final class GPIOButtons: ButtonInput {
     }
 
     private func next(from input: Input) throws(GateError) -> ButtonEdge? {
+        if let queued = input.queued {
+            input.queued = nil
+            return ButtonEdge(control: input.control, pressed: queued.pressed, timestampNanos: queued.nanos)
+        }
         while true {
             var ready = pollfd(fd: input.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 0) > 0 else { return nil }
@@ -74,12 +79,10 @@ public final class GPIOButtons: ButtonInput {
             }
             let nanos = Int64(event.ts.tv_sec) * 1_000_000_000 + Int64(event.ts.tv_nsec)
             let isPress = event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE)
-            // Bounce: too soon after the last edge, or the same state again.
-            if let last = input.lastNanos, nanos - last < GPIOButtons.debounceNanos { continue }
-            if isPress == input.pressed { continue }
-            input.lastNanos = nanos
-            input.pressed = isPress
-            return ButtonEdge(control: input.control, pressed: isPress, timestampNanos: nanos)
+            let out = input.debouncer.edge(pressed: isPress, atNanos: nanos)
+            guard let first = out.first else { continue }
+            input.queued = out.second
+            return ButtonEdge(control: input.control, pressed: first.pressed, timestampNanos: first.nanos)
         }
     }
 }
