@@ -58,6 +58,8 @@ public enum TSGate {
           --speed M       every pass at M m/s, 2-12 (default: each pass 3-11 m/s)
           --gate F        gate line as a fraction of the image width, 0.1-0.9 (default 0.5)
           --start S       flying (default), touch-release or countdown
+          --mode M        detection mode: photo-finish (default), precision or experimental
+          --knock S       someone knocks the tripod S seconds in (it shakes; the view shifts)
           --data-dir D    where sessions are written
           --fast          run on the virtual clock as fast as possible (default: real time)
 
@@ -70,7 +72,7 @@ public enum TSGate {
           --gate F          gate line as a fraction of the image width, 0.1-0.9 (default 0.5)
           --exposure-ms E   exposure time of the clip's camera (default 0)
           --readout-ms R    rolling-shutter readout, top row to bottom row (default 0: global shutter)
-          --mode M          photo-finish (default) or precision
+          --mode M          photo-finish (default), precision or experimental (photo-finish's detector)
           --json            one JSON object per line per crossing, then a summary line
           --images DIR      write a photo-finish strip and the frame of each crossing as PNG
           Frame i of the clip is stamped i x den / num seconds from its F<num>:<den> header.

@@ -24,6 +24,11 @@ public struct SimulationOptions: Equatable {
     /// event per pass, the athlete reaching the gate `dashMetres` later.
     public var startType = StartType.flying
     public var dashMetres = 20.0
+    /// When someone knocks the tripod (nil: nobody does): the accelerometer
+    /// rings for `SimulatedMotion.knockRingNanos` and the view shifts by a few
+    /// pixels for good. A knock before the athlete's first pass delays that
+    /// pass to a few seconds after it.
+    public var knockNanos: Int64?
 
     public init() {}
 }
@@ -50,6 +55,8 @@ public struct Scenario: Equatable {
     public var startNanos: [Int64] = []
     /// When the tripod, just set down, has stopped ringing.
     public var settleNanos: Int64
+    /// The view's shift when the tripod is knocked (SimulationOptions.knockNanos).
+    public var bumps: [CameraBump] = []
     public var endNanos: Int64
 
     public init(options: SimulationOptions) {
@@ -67,6 +74,17 @@ public struct Scenario: Equatable {
         // The first pass: the athlete's torso reaches the gate a few seconds
         // after the box can have armed (settled + 1 s still).
         var crossing = settleNanos + 1_000_000_000 + 1_500_000_000 + Int64(random.uniform(0, 1_000_000_000))
+        // After a knock: the ring, a still second and the scene learnt again.
+        // The knock leaves the camera aimed 3 px to the right: the gate column
+        // then looks at a line 3 px further along the lane, and that is where
+        // the truth is.
+        var gateAfterKnock = gateX
+        if let knock = options.knockNanos {
+            if knock < crossing { crossing = max(crossing, knock + 3_500_000_000) }
+            let bump = CameraBump(startNanos: knock, durationNanos: 60_000_000, dxPixels: 3, dyPixels: 2)
+            bumps = [bump]
+            gateAfterKnock += Double(bump.dxPixels) * options.viewWidthMetres / Double(options.width)
+        }
         var previousSpeed = 0.0
         let external = options.startType.isExternal
         // Starts: a countdown is tapped 3 s ahead; each run gets a start.
@@ -96,7 +114,8 @@ public struct Scenario: Equatable {
                                 shirtLuma: shirtDark ? 45 : 215, skinLuma: 95 + 40 * random.unit(),
                                 legLuma: 60 + 30 * random.unit(), stridePhase: random.uniform(0, PortableMath.twoPi))
             runners.append(runner)
-            truthNanos.append(runner.torsoFrontNanos(reaching: gateX))
+            let knocked = options.knockNanos.map { $0 < crossing } ?? false
+            truthNanos.append(runner.torsoFrontNanos(reaching: knocked ? gateAfterKnock : gateX))
         }
         endNanos = crossing + 1_500_000_000
     }

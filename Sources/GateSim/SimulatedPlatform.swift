@@ -28,9 +28,12 @@ public struct SimulatedPlatform: GatePlatform {
         self.paced = paced
         self.signals = signals
         clock = VirtualClock()
-        renderer = SceneRenderer(camera: scenario.camera, runners: scenario.runners, seed: scenario.options.seed)
+        var scene = Scene(runners: scenario.runners)
+        scene.bumps = scenario.bumps
+        renderer = SceneRenderer(camera: scenario.camera, scene: scene, seed: scenario.options.seed)
         camera = SimulatedCamera(renderer: renderer, fps: scenario.options.fps, clock: clock)
-        motion = SimulatedMotion(settleNanos: scenario.settleNanos, seed: scenario.options.seed, clock: clock)
+        motion = SimulatedMotion(settleNanos: scenario.settleNanos, knockNanos: scenario.options.knockNanos,
+                                 seed: scenario.options.seed, clock: clock)
         var edges = [
             ButtonEdge(control: .button, pressed: true, timestampNanos: scenario.buttonPressNanos),
             ButtonEdge(control: .button, pressed: false, timestampNanos: scenario.buttonReleaseNanos),

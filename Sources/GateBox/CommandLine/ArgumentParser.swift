@@ -84,6 +84,15 @@ public enum ArgumentParser {
                     throw UsageError("--start: expected " + StartType.names + ", got '" + name + "'")
                 }
                 options.simulation.startType = type
+            case "--mode":
+                let name = try cursor.value(for: argument, accepts: DetectionMode.names)
+                guard let mode = DetectionMode(name: name) else {
+                    throw UsageError("--mode: expected " + DetectionMode.names + ", got '" + name + "'")
+                }
+                options.mode = mode
+            case "--knock":
+                let seconds = try cursor.decimal(for: argument, in: 0...600, accepts: "seconds into the session, from 0 to 600")
+                options.simulation.knockNanos = Int64(seconds * 1e9)
             case "--data-dir":
                 options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             case "--fast":
@@ -91,7 +100,7 @@ public enum ArgumentParser {
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --data-dir, --fast")
+                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast")
             }
         }
         return options

@@ -15,6 +15,7 @@ public enum Command: Equatable {
 
 public struct SimulateOptions: Equatable {
     public var simulation = SimulationOptions()
+    public var mode = DetectionMode.photoFinish
     public var dataDirectory: String?
     /// Run on the virtual clock as fast as possible instead of in real time.
     public var fast = false

@@ -26,6 +26,7 @@ enum SimulateCommand {
         var configuration = BoxConfiguration(detector: detector, viewWidthMetres: options.simulation.viewWidthMetres,
                                              deviceId: "ts-gate-sim", simulated: true, seed: options.simulation.seed)
         configuration.startType = options.simulation.startType
+        configuration.detection = options.mode
         console.line("ts-gate " + Version.text + ": simulating one box, seed " + String(options.simulation.seed)
             + ", " + String(options.simulation.runs) + (options.simulation.startType == .flying ? " laps, " : " " + options.simulation.startType.name + " runs, ") + (options.fast ? "fast (virtual clock)" : "real time (Ctrl-C stops)"))
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)

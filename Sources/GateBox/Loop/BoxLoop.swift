@@ -52,6 +52,10 @@ public struct BoxLoop<Platform: GatePlatform> {
     private var detector: CrossingDetector
     /// The camera went away while the box was armed: arm again when it is back.
     private var rearmWhenCameraReturns = false
+    /// The tripod moved after it had been still: the view may have shifted,
+    /// so the detector learns the scene again once it is still.
+    private var viewMayHaveMoved = false
+    private var hasBeenStill = false
     private var stability: StabilityFilter
     private var trace = StabilityTrace()
     private let log: SessionLog
@@ -68,7 +72,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         self.console = console
         detector = BoxLoop.detector(for: platform.camera.format, configuration)
         stability = StabilityFilter(requiredStillNanos: configuration.stillNanos)
-        session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos)
+        session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos,
+                                 rearmsAfterMovement: configuration.detection.rearmsAfterMovement)
         records.reserveCapacity(64)
     }
 
@@ -189,10 +194,25 @@ public struct BoxLoop<Platform: GatePlatform> {
         let before = session.state
         switch change {
         case .becameStill:
+            if viewMayHaveMoved {
+                viewMayHaveMoved = false
+                detector.reset()
+                say("tripod still again: learning the scene afresh")
+            }
+            hasBeenStill = true
             session.tripod(still: true)
         case .becameUnstable(_, let deviation):
+            if hasBeenStill { viewMayHaveMoved = true }
             session.tripod(still: false)
-            say("tripod moved (\(DecimalText.fixed(deviation, places: 3)) g)" + (session.state == .running ? ": the current lap will be flagged" : ""))
+            let moved = "tripod moved (" + DecimalText.fixed(deviation, places: 3) + " g)"
+            switch (before, session.state) {
+            case (.running, _): say(moved + ": the current lap will be flagged")
+            case (.armed, .idle):
+                say(moved + ": gate disarmed; check the aim, then press the button to arm")
+                try platform.lights.show(.error, atNanos: platform.nowNanos)
+            case (.armed, .stabilising): say(moved + ": the gate arms again once it is still")
+            default: say(moved)
+            }
         }
         try showState(changedFrom: before)
     }
@@ -321,6 +341,10 @@ public struct BoxLoop<Platform: GatePlatform> {
         try platform.speaker.play(.beep, atNanos: platform.nowNanos)
         say(ResultsTable.liveLine(record, runs: configuration.startType.isExternal))
         if configuration.startType.isExternal && session.state == .armed { say("ready for the next start") }
+        if session.state == .idle {
+            say("the tripod moved during this run: gate disarmed; check the aim, then press the button to arm")
+            try platform.lights.show(.error, atNanos: platform.nowNanos)
+        }
     }
 
     private func say(_ text: String) {

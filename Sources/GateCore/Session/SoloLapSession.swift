@@ -5,6 +5,11 @@
 /// - Touch-release and countdown starts: the start event (the pad's release
 ///   edge, the GO sound leaving the speaker) starts the clock, the next
 ///   crossing finishes that run, and the box waits for the next start.
+///
+/// A tripod moved while the gate is armed disarms it (the aim may have
+/// changed): back to idle, or, with `rearmsAfterMovement` (experimental
+/// mode), to stabilising, so it arms again once still. A run in progress
+/// goes on and its lap is flagged.
 public struct SoloLapSession {
     public enum State: Equatable {
         /// Powered, not armed (waiting for the button).
@@ -45,6 +50,7 @@ public struct SoloLapSession {
     }
 
     public let startType: StartType
+    public let rearmsAfterMovement: Bool
     public private(set) var state: State = .idle
     /// Starts taken so far (touch-release and countdown).
     public private(set) var runCount = 0
@@ -58,8 +64,9 @@ public struct SoloLapSession {
     /// Whether the tripod was still when the clock started; a disturbed start is flagged.
     private var wasStill = false
 
-    public init(startType: StartType = .flying, cooldownNanos: Int64 = 1_000_000_000) {
+    public init(startType: StartType = .flying, cooldownNanos: Int64 = 1_000_000_000, rearmsAfterMovement: Bool = false) {
         self.startType = startType
+        self.rearmsAfterMovement = rearmsAfterMovement
         self.cooldownNanos = cooldownNanos
     }
 
@@ -101,7 +108,7 @@ public struct SoloLapSession {
         wasStill = still
         switch (state, still) {
         case (.stabilising, true): state = .armed
-        case (.armed, false): state = .stabilising
+        case (.armed, false): state = rearmsAfterMovement ? .stabilising : .idle
         case (.running, false): disturbedSinceLastLap = true
         default: break
         }
@@ -146,7 +153,8 @@ public struct SoloLapSession {
         if bestSplitNanos == nil || elapsed < bestSplitNanos! { bestSplitNanos = elapsed }
         let lap = Lap(run: runCount, lap: 1, crossing: crossing, startNanos: start, elapsedNanos: elapsed,
                       splitNanos: elapsed, disturbed: disturbedSinceLastLap || !wasStill)
-        state = wasStill ? .armed : .stabilising
+        // Moved during the run: the gate does not arm again on an aim nobody checked.
+        state = lap.disturbed && !rearmsAfterMovement ? .idle : wasStill ? .armed : .stabilising
         startNanos = nil
         previousNanos = nil
         disturbedSinceLastLap = false

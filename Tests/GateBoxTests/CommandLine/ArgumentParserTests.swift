@@ -5,10 +5,12 @@ import GateSim
 @Suite struct ArgumentParserTests {
     @Test func simulateWithEveryOption() throws {
         let command = try ArgumentParser.parse(["--simulate", "--seed", "9", "--runs", "3", "--fps", "240",
-                                                "--speed", "7.5", "--gate", "0.4", "--data-dir", "/tmp/d", "--fast"])
+                                                "--speed", "7.5", "--gate", "0.4", "--mode", "experimental", "--knock", "2.5",
+                                                "--data-dir", "/tmp/d", "--fast"])
         guard case .simulate(let o) = command else { Issue.record("not simulate: \(command)"); return }
         #expect(o.simulation.seed == 9 && o.simulation.runs == 3 && o.simulation.fps == 240)
         #expect(o.simulation.speedMetresPerSecond == 7.5 && o.simulation.gatePosition == 0.4)
+        #expect(o.mode == .experimental && o.simulation.knockNanos == 2_500_000_000)
         #expect(o.dataDirectory == "/tmp/d" && o.fast)
     }
 
@@ -30,12 +32,13 @@ import GateSim
 
     @Test(arguments: [
         (["--simulate", "--fps", "abc"], "--fps expects an integer from 30 to 1000 (frames per second), got 'abc'"),
+        (["--simulate", "--mode", "fast"], "--mode: expected photo-finish, precision or experimental, got 'fast'"),
         (["--simulate", "--fps", "5"], "--fps expects an integer from 30 to 1000 (frames per second), got '5'"),
         (["--simulate", "--runs"], "--runs needs a value: an integer from 1 to 1000 (laps after a flying start, or runs)"),
         (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
         (["--simulate", "--gate", "--fast"], "--gate needs a value: a fraction of the image width from 0.1 to 0.9"),
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
-        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --data-dir, --fast)"),
+        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
         (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, selftest, --help, --version)"),
         (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session)"),

@@ -19,12 +19,14 @@ import GateSim
         var warnings: [String]
         /// The side files the crossings name (stability traces), by name.
         var sideFiles: [String: String] = [:]
+        /// What the box said.
+        var console = ""
     }
 
     static func simulate(_ extra: [String], fps: Int, seed: Int, runs: Int) throws -> Outcome {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let sink = try FileDescriptor.open("/dev/null", .writeOnly)
+        let sink = try FileDescriptor.open(dir.path + "/console.txt", [.writeOnly, .create, .truncate])
         defer { sink.close() }
         let status = TSGate.main(arguments: ["--simulate", "--fast", "--seed", String(seed), "--runs", String(runs),
                                              "--fps", String(fps), "--data-dir", dir.path] + extra,
@@ -32,6 +34,7 @@ import GateSim
         let text = try String(contentsOfFile: dir.path + "/session-0001/results.jsonl", encoding: .utf8)
         let parsed = ResultsReader.parse(text)
         var outcome = Outcome(status: status, records: parsed.records, warnings: parsed.warnings)
+        outcome.console = try String(contentsOfFile: dir.path + "/console.txt", encoding: .utf8)
         for case .crossing(let c) in parsed.records {
             guard let name = c.stabilityTrace else { continue }
             outcome.sideFiles[name] = try? String(contentsOfFile: dir.path + "/session-0001/" + name, encoding: .utf8)
@@ -113,6 +116,57 @@ import GateSim
         }
         guard case .end(let end)? = outcome.records.last else { Issue.record("no session_end record last"); return }
         #expect(end.laps == runs)
+    }
+
+    static func crossings(_ outcome: Outcome) -> [CrossingRecord] {
+        outcome.records.compactMap { record -> CrossingRecord? in
+            if case .crossing(let c) = record { return c } else { return nil }
+        }
+    }
+
+    /// A knock on the armed box's tripod: photo-finish and precision disarm
+    /// and wait for a person; nothing after it is timed.
+    @Test func aKnockedTripodDisarmsTheGateUntilSomeoneArmsIt() throws {
+        let outcome = try Self.simulate(["--knock", "3"], fps: 120, seed: 3, runs: 2)
+        #expect(outcome.status == 0 && outcome.warnings.isEmpty)
+        #expect(outcome.console.contains("gate disarmed; check the aim, then press the button to arm"))
+        #expect(outcome.console.contains("(error)"))
+        #expect(Self.crossings(outcome).isEmpty)
+        guard case .end(let end)? = outcome.records.last else { Issue.record("no session_end record last"); return }
+        #expect(end.reason == "completed" && end.laps == 0)
+    }
+
+    /// Experimental mode re-arms by itself once the tripod is still, having
+    /// learnt the shifted view afresh: every pass is timed, against the gate
+    /// line the camera looks at after the knock.
+    @Test func experimentalModeReArmsAfterAKnockAndTimesEveryPass() throws {
+        let runs = 2
+        let outcome = try Self.simulate(["--knock", "3", "--mode", "experimental"], fps: 120, seed: 3, runs: runs)
+        #expect(outcome.status == 0 && outcome.warnings.isEmpty)
+        #expect(outcome.console.contains("the gate arms again once it is still"))
+        #expect(outcome.console.contains("learning the scene afresh"))
+        var options = SimulationOptions()
+        options.seed = 3; options.runs = runs; options.knockNanos = 3_000_000_000
+        let crossings = Self.crossings(outcome)
+        #expect(crossings.compactMap(\.truthCrossingTimeNanos) == Scenario(options: options).truthNanos)
+        for c in crossings {
+            #expect(abs(try #require(c.detectionErrorMs)) <= Self.boundMs[120]!)
+            #expect(c.stable)
+        }
+    }
+
+    /// A knock between laps: the run goes on and the lap it falls in is flagged.
+    @Test func aKnockDuringLapsFlagsThatLap() throws {
+        var options = SimulationOptions()
+        options.seed = 3; options.runs = 2
+        let truth = Scenario(options: options).truthNanos
+        // Halfway between the start crossing and lap 1.
+        let knock = (truth[0] + truth[1]) / 2
+        let outcome = try Self.simulate(["--knock", String(Double(knock) / 1e9)], fps: 120, seed: 3, runs: 2)
+        let crossings = Self.crossings(outcome)
+        #expect(crossings.map(\.lap) == [0, 1, 2])
+        #expect(crossings.map(\.stable) == [true, false, true])
+        #expect(outcome.console.contains("the current lap will be flagged"))
     }
 
     @Test func theSameSeedWritesTheSameResults() throws {

@@ -41,12 +41,30 @@ import Testing
         #expect(r3?.lap == 1)
     }
 
-    @Test func aMovedTripodDisarmsBeforeTheStartAndFlagsALapAfter() throws {
+    @Test func aMovedTripodDisarmsUntilThePersonArmsAgain() {
         var s = SoloLapSession()
+        _ = s.arm(); s.tripod(still: true)
+        s.tripod(still: false)
+        #expect(s.state == .idle)
+        s.tripod(still: true)
+        #expect(s.state == .idle)                        // still again, but nobody checked the aim
+        #expect(s.record(crossing(2.0)) == nil)
+        let armed = s.arm()
+        #expect(armed && s.state == .armed)
+    }
+
+    @Test func experimentalModeReArmsByItselfOnceStill() {
+        var s = SoloLapSession(rearmsAfterMovement: true)
         _ = s.arm(); s.tripod(still: true)
         s.tripod(still: false)
         #expect(s.state == .stabilising)
         s.tripod(still: true)
+        #expect(s.state == .armed)
+    }
+
+    @Test func aTripodMovedDuringFlyingLapsFlagsTheLap() throws {
+        var s = SoloLapSession()
+        _ = s.arm(); s.tripod(still: true)
         let r10 = s.record(crossing(2.0))
         _ = try #require(r10)
         s.tripod(still: false)
@@ -122,6 +140,18 @@ import Testing
         #expect(e7 == nil)             // a second start mid-run
     }
 
+    @Test func experimentalModeArmsForTheNextRunAfterAMovedOne() throws {
+        var s = SoloLapSession(startType: .touchRelease, rearmsAfterMovement: true)
+        _ = s.arm(); s.tripod(still: true)
+        _ = s.start(atNanos: 0)
+        s.tripod(still: false)
+        let r = s.record(crossing(3))
+        let run = try #require(r)
+        #expect(run.disturbed && s.state == .stabilising)
+        s.tripod(still: true)
+        #expect(s.state == .armed)
+    }
+
     @Test func aCrossingBeforeTheStartInstantIsNotTheFinish() {
         var s = armed(.countdown)
         _ = s.start(atNanos: 5_000_000_000)
@@ -137,8 +167,10 @@ import Testing
         let r_run = s.record(crossing(3))
         let run = try #require(r_run)
         #expect(run.disturbed)
-        #expect(s.state == .stabilising)
+        #expect(s.state == .idle)                        // moved: a person re-arms
         s.tripod(still: true)
+        #expect(s.state == .idle)
+        _ = s.arm()
         _ = s.start(atNanos: 4_000_000_000)
         let e9 = s.disarm()
         #expect(e9)
