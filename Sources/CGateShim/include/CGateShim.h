@@ -79,6 +79,8 @@ static inline unsigned long gate_VIDIOC_DQBUF(void) { return VIDIOC_DQBUF; }
 static inline unsigned long gate_VIDIOC_STREAMON(void) { return VIDIOC_STREAMON; }
 static inline unsigned long gate_VIDIOC_STREAMOFF(void) { return VIDIOC_STREAMOFF; }
 static inline unsigned long gate_VIDIOC_S_CTRL(void) { return VIDIOC_S_CTRL; }
+static inline unsigned long gate_VIDIOC_G_CTRL(void) { return VIDIOC_G_CTRL; }
+static inline unsigned long gate_VIDIOC_QUERYCTRL(void) { return VIDIOC_QUERYCTRL; }
 static inline unsigned long gate_VIDIOC_ENUM_FMT(void) { return VIDIOC_ENUM_FMT; }
 static inline unsigned long gate_VIDIOC_G_PARM(void) { return VIDIOC_G_PARM; }
 static inline unsigned long gate_VIDIOC_S_INPUT(void) { return VIDIOC_S_INPUT; }

@@ -58,6 +58,7 @@ enum RunCommand {
         configuration.detection = settings.detection
         configuration.startType = settings.startType
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
+        console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         defer { loop.releasePlatform() }
         return try loop.run()

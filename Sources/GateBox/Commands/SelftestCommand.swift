@@ -94,7 +94,8 @@ enum SelftestCommand {
         // Frame periods between the first and last stamps, dropped frames included.
         let rate = Double(frames - 1 + camera.droppedFrames) / (Double(last - first) / 1e9)
         let measured = details + "; " + String(frames) + " frames at " + DecimalText.fixed(rate, places: 1) + " fps ("
-            + camera.timestampSource + " stamps), " + String(camera.droppedFrames) + " dropped"
+            + camera.timestampSource + " stamps), " + String(camera.droppedFrames) + " dropped; "
+            + V4L2Controls.summary(camera.controls)
         if backwards { return Row(device: "camera", found: false, details: measured, problem: "timestamps went backwards") }
         if rate < 0.8 * Double(camera.format.fps) {
             return Row(device: "camera", found: true, details: measured, problem: "delivers " + DecimalText.fixed(rate, places: 1)

@@ -20,6 +20,8 @@ public struct V4L2Camera: FrameSource {
     public let device: V4L2Device
     /// What the driver said about its timestamps, for the selftest.
     public private(set) var timestampSource = "unknown"
+    /// The automatic controls locked before streaming, and how each went.
+    public let controls: [V4L2Controls.Lock]
     private let pixelStride: Int
     private let rowStride: Int
     private let buffers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -77,6 +79,7 @@ public struct V4L2Camera: FrameSource {
         if gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_S_PARM(), &parm) == 0, parm.parm.capture.timeperframe.numerator > 0 {
             fps = Int((Double(parm.parm.capture.timeperframe.denominator) / Double(parm.parm.capture.timeperframe.numerator)).rounded())
         }
+        controls = V4L2Controls.lock(device, exposureMs: settings.cameraExposureMs)
         pixelStride = settings.cameraFormat == .yuyv ? 2 : 1
         rowStride = Int(fmt.fmt.pix.bytesperline)
         format = FrameFormat(width: settings.cameraWidth, height: settings.cameraHeight, fps: fps,

@@ -21,4 +21,21 @@ import Testing
         defer { device.close() }
         #expect(throws: GateError("/dev/null", Errno(ENOTTY), doing: "VIDIOC_QUERYCAP")) { try device.capability() }
     }
+
+    /// A node that cannot take the control ioctls: every lock is reported
+    /// refused with the errno, none is claimed, nothing throws (streaming
+    /// goes on with the camera's own settings). vivid proves the locks in the VM.
+    @Test func controlLocksOnANonVideoNodeAreRefusedByErrno() throws {
+        let device = try V4L2Device.open("/dev/null")
+        defer { device.close() }
+        let locks = V4L2Controls.lock(device, exposureMs: 1)
+        #expect(locks.map(\.name) == ["exposure", "white balance", "focus", "gain"])
+        #expect(locks.allSatisfy { $0.outcome == .refused(Errno(ENOTTY)) })
+        #expect(V4L2Controls.summary(locks).hasPrefix("exposure refused (Inappropriate ioctl for device), white balance refused"))
+    }
+
+    @Test func lockTextsReadAsAPersonExpects() {
+        #expect(V4L2Controls.Lock(name: "exposure", outcome: .locked(value: "manual 1.0 ms")).text == "exposure manual 1.0 ms")
+        #expect(V4L2Controls.Lock(name: "focus", outcome: .notOffered).text == "focus not offered")
+    }
 }

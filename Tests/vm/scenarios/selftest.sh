@@ -8,6 +8,7 @@
 . /scenarios/box.sh
 setup_box_devices
 
+/usr/bin/v4l2-ctl -d /dev/video0 -C gain_automatic | grep -q ': 1$' || fail "vivid should start with automatic gain on"
 /usr/sbin/i2cset -y 0 0x68 0x1a 0x05 b   # CONFIG: something the driver must overwrite
 /usr/sbin/i2cset -y 0 0x68 0x6b 0x40 b   # PWR_MGMT_1: asleep, as a real MPU-6050 powers up
 /bin/ts-gate selftest --board /bin/board.conf >/tmp/selftest.out 2>&1
@@ -30,6 +31,11 @@ grep -q '^camera .*vivid' /tmp/selftest.out || fail "selftest did not see vivid"
 # (vivid stamps by 4 ms jiffies and the VM is emulated: within 10%).
 rate=$(sed -n 's/^camera .* frames at \([0-9]*\)\.[0-9] fps.*/\1/p' /tmp/selftest.out)
 [ -n "$rate" ] && [ "$rate" -ge 54 ] && [ "$rate" -le 66 ] || fail "selftest measured '$rate' fps from vivid's 60 Hz input"
+# The automatic controls are locked where the camera has them: vivid has
+# automatic gain only, and the selftest left it off.
+grep -q '^camera .*exposure not offered, white balance not offered, focus not offered, gain locked' /tmp/selftest.out ||
+    fail "selftest did not report the camera's controls locked"
+/usr/bin/v4l2-ctl -d /dev/video0 -C gain_automatic | grep -q ': 0$' || fail "vivid's automatic gain is still on: $(/usr/bin/v4l2-ctl -d /dev/video0 -C gain_automatic)"
 grep -q '^buttons .*button=0(button)' /tmp/selftest.out || fail "selftest did not name the button line"
 grep -q '^lights .*led=1(led) buzzer=2(buzzer)' /tmp/selftest.out || fail "selftest did not name the LED and buzzer lines"
 grep -q '^speaker .*Loopback PCM' /tmp/selftest.out || fail "selftest did not see snd-aloop's PCM"
