@@ -64,6 +64,15 @@ public enum ArgumentParser {
         }
     }
 
+    /// `--mode M`, for --simulate and replay alike.
+    static func detectionMode(_ cursor: inout Cursor, _ argument: String) throws(UsageError) -> DetectionMode {
+        let name = try cursor.value(for: argument, accepts: DetectionMode.names)
+        guard let mode = DetectionMode(name: name) else {
+            throw UsageError(argument + " expects " + DetectionMode.names + ", got '" + name + "'")
+        }
+        return mode
+    }
+
     static func parseSimulate(_ cursor: inout Cursor) throws(UsageError) -> SimulateOptions {
         var options = SimulateOptions()
         while let argument = cursor.next() {
@@ -85,11 +94,7 @@ public enum ArgumentParser {
                 }
                 options.simulation.startType = type
             case "--mode":
-                let name = try cursor.value(for: argument, accepts: DetectionMode.names)
-                guard let mode = DetectionMode(name: name) else {
-                    throw UsageError("--mode: expected " + DetectionMode.names + ", got '" + name + "'")
-                }
-                options.mode = mode
+                options.mode = try detectionMode(&cursor, argument)
             case "--knock":
                 let seconds = try cursor.decimal(for: argument, in: 0...600, accepts: "seconds into the session, from 0 to 600")
                 options.simulation.knockNanos = Int64(seconds * 1e9)
@@ -168,11 +173,7 @@ public enum ArgumentParser {
             case "--readout-ms":
                 options.readoutNanos = nanos(milliseconds: try cursor.decimal(for: argument, in: 0...100, accepts: "a time in milliseconds from 0 to 100"))
             case "--mode":
-                let name = try cursor.value(for: argument, accepts: DetectionMode.names)
-                guard let mode = DetectionMode(name: name) else {
-                    throw UsageError("--mode expects " + DetectionMode.names + ", got '" + name + "'")
-                }
-                options.mode = mode
+                options.mode = try detectionMode(&cursor, argument)
             case "--json":
                 options.json = true
             case "--images":

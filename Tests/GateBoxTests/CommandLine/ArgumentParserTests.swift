@@ -32,7 +32,7 @@ import GateSim
 
     @Test(arguments: [
         (["--simulate", "--fps", "abc"], "--fps expects an integer from 30 to 1000 (frames per second), got 'abc'"),
-        (["--simulate", "--mode", "fast"], "--mode: expected photo-finish, precision or experimental, got 'fast'"),
+        (["--simulate", "--mode", "fast"], "--mode expects photo-finish, precision or experimental, got 'fast'"),
         (["--simulate", "--fps", "5"], "--fps expects an integer from 30 to 1000 (frames per second), got '5'"),
         (["--simulate", "--runs"], "--runs needs a value: an integer from 1 to 1000 (laps after a flying start, or runs)"),
         (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
