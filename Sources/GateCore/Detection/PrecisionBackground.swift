@@ -272,7 +272,7 @@ extension PrecisionDetector {
             x &+= 8
         }
         guard n >= 8 else { return 4096 }
-        return max(256, PrecisionDetector.select(scratch, count: n, rank: n / 2))
+        return max(256, PrecisionDetector.rankValue(scratch, count: n, rank: n / 2))
     }
 
     /// Each row's gain: measured on every fourth row, linearly interpolated

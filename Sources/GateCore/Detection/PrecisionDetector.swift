@@ -908,6 +908,33 @@ public final class PrecisionDetector {
         }
     }
 
+    /// The `rank`-th smallest of `count` values (0: the smallest), left in
+    /// place: the smallest v with more than `rank` values at or below it, by
+    /// bisection over the values' range. Each step is a count without
+    /// branches (it vectorizes), so a few dozen values cost far less than
+    /// `select`'s partitioning, whose branches the values mispredict.
+    static func rankValue(_ values: UnsafeMutablePointer<Int32>, count: Int, rank: Int) -> Int32 {
+        var low = values[0], high = values[0]
+        for i in 1..<count {
+            low = min(low, values[i])
+            high = max(high, values[i])
+        }
+        let needed = Int32(truncatingIfNeeded: rank &+ 1)
+        while low < high {
+            let middle = low &+ (high &- low) >> 1
+            // values[i] - middle - 1 is negative (its sign shift -1) for
+            // values at or below the middle: the values stay far inside Int32.
+            var atOrBelow: Int32 = 0
+            var i = 0
+            while i < count {
+                atOrBelow &-= (values[i] &- middle &- 1) >> 31
+                i &+= 1
+            }
+            if atOrBelow >= needed { high = middle } else { low = middle &+ 1 }
+        }
+        return low
+    }
+
     /// The `rank`-th smallest of `count` values. They are reordered so that
     /// none before `rank` is larger and none after it smaller.
     /// Every row's gain each frame calls it: index arithmetic wraps (the
