@@ -30,10 +30,24 @@ extension PrecisionDetector {
         precondition(frame.width == image.sourceWidth && frame.height == image.sourceHeight, "frame size changed")
         let source = UnsafeRawPointer(frame.pixels)
         if f == 2 {
+            let low = SIMD8<UInt16>(repeating: 0x00FF)
             for wy in 0..<height {
                 let a = source + 2 &* wy &* frame.rowStride, b = a + frame.rowStride
                 let out = UnsafeMutableRawPointer(current + wy &* width)
                 var wx = 0
+                // Eight means from sixteen bytes of each row, in the 16-bit
+                // lanes of one vector (the lanes hold the even and odd bytes).
+                while wx &+ 8 <= width {
+                    let x = 2 &* wx
+                    let upper = unsafeBitCast(a.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
+                                              to: SIMD8<UInt16>.self)
+                    let lower = unsafeBitCast(b.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
+                                              to: SIMD8<UInt16>.self)
+                    let sums = (upper & low) &+ (upper &>> 8) &+ (lower & low) &+ (lower &>> 8)
+                    out.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: (sums &+ 2) &>> 2), toByteOffset: wx,
+                                   as: SIMD8<UInt8>.self)
+                    wx &+= 8
+                }
                 while wx &+ 4 <= width {
                     let x = 2 &* wx
                     let sums = PrecisionDetector.pairSums(a.loadUnaligned(fromByteOffset: x, as: UInt64.self))
@@ -178,6 +192,7 @@ extension PrecisionDetector {
             }
             setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4 / 2.0.squareRoot())
         }
+        narrowBackground()
         for i in 0..<pixelCount { still[i] = 0 }
         for y in 0..<height { gain[y] = 4096 }
         state = .waitingForClear
@@ -251,6 +266,7 @@ extension PrecisionDetector {
             }
             setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4)
         }
+        narrowBackground()
         for i in 0..<pixelCount { still[i] = 0 }
         for y in 0..<height { gain[y] = 4096 }
         state = .waitingForClear
@@ -310,20 +326,25 @@ extension PrecisionDetector {
         upkeepPhase = (upkeepPhase + 1) & 3
         let shift = max(0, updateShift - 2)
         for y in 0..<height {
-            // Gains stay below 4 so that luma x 256 x gain x 4096 fits in 32 bits.
+            // Gains stay below 4 so that luma x gain x 32 fits in 15 bits.
             let g = min(Int(gain[y]), 16383)
-            let g32 = Int32(g)
+            let g2 = UInt32(g &* 2)
             let t = Int(threshold[y])
-            let t32 = Int32(t)
+            let t16 = UInt16(truncatingIfNeeded: min(t, 4095))
             let row = y &* width
             let model = background + row, pixels = current + row
+            let model16 = background16 + row
             let silhouette = mask + row, unchanged = still + row
             for x in 0..<width {
-                let expected = ((model[x] >> 8) &* g32 &+ (1 << 19)) >> 20
-                let limit = t32 &+ (expected >> 5)
-                let d = Int32(pixels[x]) &- expected
-                // |d| > limit, as one unsigned comparison.
-                silhouette[x] = UInt32(bitPattern: d &+ limit) > UInt32(bitPattern: limit &* 2) ? 1 : 0
+                // The gained background rounded to a luma step, in 16-bit
+                // lanes: (luma x 256) x (gain x 8192) >> 16 is luma x gain x 32
+                // (a high-half product), then rounded to whole steps.
+                let scaled = UInt16(truncatingIfNeeded: (UInt32(model16[x]) &* g2) >> 16)
+                let expected = (scaled &+ 16) >> 5
+                let limit = t16 &+ (expected >> 5)
+                let d = UInt16(pixels[x]) &- expected
+                // |d| > limit, as one unsigned comparison (d wraps when negative).
+                silhouette[x] = d &+ limit > limit &* 2 ? 1 : 0
             }
             let inverse = (1 << 40) / max(1, g)
             let before = previous + row
@@ -344,7 +365,9 @@ extension PrecisionDetector {
                     if change <= t && change >= -t {
                         let n = unchanged[x] &+ 1
                         if n >= absorb {
-                            model[x] = Int32(truncatingIfNeeded: (v &* inverse) >> 12)
+                            let b = Int32(truncatingIfNeeded: (v &* inverse) >> 12)
+                            model[x] = b
+                            model16[x] = PrecisionDetector.narrow(b)
                             unchanged[x] = 0
                         } else {
                             unchanged[x] = n
@@ -361,7 +384,9 @@ extension PrecisionDetector {
                 // below 2^shift / 2^16 of a luma step.
                 let b = Int(model[x])
                 let target = (Int(pixels[x]) &* inverse) >> 12
-                model[x] = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
+                let updated = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
+                model[x] = updated
+                model16[x] = PrecisionDetector.narrow(updated)
             }
         }
         return count
@@ -374,5 +399,17 @@ extension PrecisionDetector {
             still[i] = 0
         }
         for y in 0..<height { gain[y] = 4096 }
+        narrowBackground()
+    }
+
+    /// `background16` from `background`, whole.
+    func narrowBackground() {
+        for i in 0..<pixelCount { background16[i] = PrecisionDetector.narrow(background[i]) }
+    }
+
+    /// A background value (luma x 65536) as luma x 256 in 16 bits.
+    @inline(__always)
+    static func narrow(_ value: Int32) -> UInt16 {
+        UInt16(truncatingIfNeeded: min(65535, max(0, value >> 8)))
     }
 }

@@ -98,6 +98,9 @@ public final class PrecisionDetector {
     // Background model (PrecisionBackground.swift).
     /// The empty scene, luma x 65536.
     let background: UnsafeMutablePointer<Int32>
+    /// The same as luma x 256 (clamped to 16 bits), for the silhouette
+    /// test's 16-bit lanes; written wherever `background` is.
+    let background16: UnsafeMutablePointer<UInt16>
     /// Per-row silhouette threshold, luma.
     let threshold: UnsafeMutablePointer<Int32>
     /// This frame's gain of each row against the background, x 4096.
@@ -191,6 +194,8 @@ public final class PrecisionDetector {
         previous.initialize(repeating: 0, count: pixelCount)
         background = .allocate(capacity: pixelCount)
         background.initialize(repeating: 0, count: pixelCount)
+        background16 = .allocate(capacity: pixelCount)
+        background16.initialize(repeating: 0, count: pixelCount)
         threshold = .allocate(capacity: image.height)
         threshold.initialize(repeating: 12, count: image.height)
         gain = .allocate(capacity: image.height)
@@ -236,7 +241,7 @@ public final class PrecisionDetector {
     }
 
     deinit {
-        current.deallocate(); previous.deallocate(); background.deallocate(); threshold.deallocate()
+        current.deallocate(); previous.deallocate(); background.deallocate(); background16.deallocate(); threshold.deallocate()
         gain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
         scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
