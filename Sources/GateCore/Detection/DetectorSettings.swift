@@ -33,6 +33,10 @@ public struct DetectorSettings: Equatable {
     public var calibrationFrames = 30
     /// ... spread over at least this long, so a runner passing during calibration is outvoted.
     public var calibrationSpanNanos: Int64 = 500_000_000
+    /// The background is then computed from them over the frames of about
+    /// this long, a share each (tens of milliseconds of work in one frame
+    /// would stall the loop).
+    public var calibrationFinishNanos: Int64 = 250_000_000
     /// Time constant of the background's slow update where the scene is empty.
     public var backgroundTimeConstantNanos: Int64 = 2_000_000_000
     /// Foreground that stays unchanged this long becomes background (a bag put

@@ -146,15 +146,23 @@ extension PrecisionDetector {
     }
 
     /// Keeps calibration frames spread over `calibrationSpanNanos`; with
-    /// enough of them, learns the background.
+    /// enough of them, learns the background from them over the next frames
+    /// (`finishCalibrationStep`).
     func calibrate(_ frame: LumaFrame) {
+        if finishStage >= 0 {
+            finishCalibrationStep()
+            return
+        }
         let spacing = settings.calibrationSpanNanos / Int64(settings.calibrationFrames)
         if storedFrames > 0 && frame.timestampNanos < lastStoredNanos { storedFrames = 0 }
         guard storedFrames == 0 || frame.timestampNanos - lastStoredNanos >= spacing else { return }
         (calibration + storedFrames * pixelCount).update(from: current, count: pixelCount)
         storedFrames += 1
         lastStoredNanos = frame.timestampNanos
-        if storedFrames == settings.calibrationFrames { finishCalibration() }
+        if storedFrames == settings.calibrationFrames {
+            finishStage = 0
+            finishItem = 0
+        }
     }
 
     /// Learning from the first frames: the first one becomes the background;
@@ -223,12 +231,55 @@ extension PrecisionDetector {
     /// Background = per pixel, the mean of the middle half of the calibration
     /// frames' values (each row first scaled by its gain, so flicker cancels);
     /// per row, the threshold from the median absolute deviation of the
-    /// frames from it.
-    func finishCalibration() {
+    /// frames from it. Tens of milliseconds of work in all, so it is done in
+    /// four stages of items (rows, or frames' gains), spread over the frames
+    /// of `calibrationFinishNanos`: each frame does its share of the work.
+    static let finishStages = 4
+
+    private func finishItems(_ stage: Int) -> Int { stage == 1 ? settings.calibrationFrames : height }
+
+    /// An item's cost, in the same unit for every stage (measured at 320 x
+    /// 240 and 30 frames: 10, 35, 130 and 11 us).
+    private func finishWeight(_ stage: Int) -> Int {
         let n = settings.calibrationFrames
-        // A first estimate, the per-pixel median, where `rowGain` samples the
-        // model (every eighth pixel): only the gains below read it.
-        for y in 0..<height {
+        switch stage {
+        case 0: return width * n * 3 / 10   // a row's first estimate: a median on every eighth pixel
+        case 1: return height * 43          // a frame's row gains
+        case 2: return width * n * 4        // a row's means of the middle half
+        default: return width * n * 7 / 20  // a row's deviations
+        }
+    }
+
+    /// This frame's share of the work that turns the stored frames into the background.
+    func finishCalibrationStep() {
+        var total = 0
+        for stage in 0..<PrecisionDetector.finishStages { total += finishItems(stage) * finishWeight(stage) }
+        let interval = frameIntervalNanos > 0 ? frameIntervalNanos : 8_333_333
+        var budget = max(1, Int(Double(total) * Double(interval) / Double(max(1, settings.calibrationFinishNanos))))
+        while budget > 0 && finishStage < PrecisionDetector.finishStages {
+            finishItem(finishStage, finishItem)
+            budget -= finishWeight(finishStage)
+            finishItem += 1
+            if finishItem == finishItems(finishStage) {
+                finishStage += 1
+                finishItem = 0
+            }
+        }
+        guard finishStage == PrecisionDetector.finishStages else { return }
+        finishStage = -1
+        narrowBackground()
+        for i in 0..<pixelCount { still[i] = 0 }
+        for y in 0..<height { gain[y] = 4096 }
+        state = .waitingForClear
+    }
+
+    private func finishItem(_ stage: Int, _ item: Int) {
+        let n = settings.calibrationFrames
+        switch stage {
+        case 0:
+            // A first estimate, the per-pixel median, where `rowGain` samples the
+            // model (every eighth pixel): only the gains below read it.
+            let y = item
             var x = y & 7
             while x < width {
                 let i = y * width + x
@@ -236,19 +287,19 @@ extension PrecisionDetector {
                 background[i] = PrecisionDetector.select(scratch, count: n, rank: n / 2) << 16
                 x += 8
             }
-        }
-        // Each frame's row gains against it, kept as their inverses x 2^36
-        // (a multiplication per value below instead of a division).
-        for k in 0..<n {
+        case 1:
+            // Frame k's row gains against it, kept as their inverses x 2^36
+            // (a multiplication per value below instead of a division).
+            let k = item
             let frame = calibration + k * pixelCount
             for y in 0..<height {
                 calibrationGain[k * height + y] = Int32((1 << 36) / max(1, Int(rowGain(frame + y * width, y: y))))
             }
-        }
-        // The gained mean of the middle half, per pixel: the values from
-        // rank `low` up, then the lowest of those up to rank `high`.
-        let low = n / 4, high = n - n / 4
-        for y in 0..<height {
+        case 2:
+            // The gained mean of the middle half, per pixel: the values from
+            // rank `low` up, then the lowest of those up to rank `high`.
+            let y = item
+            let low = n / 4, high = n - n / 4
             for x in 0..<width {
                 let i = y * width + x
                 for k in 0..<n {
@@ -261,9 +312,9 @@ extension PrecisionDetector {
                 for k in low..<high { sum += Int(scratch[k]) }
                 background[i] = Int32(sum / (high - low))
             }
-        }
-        // Per row: median absolute deviation, in quarter luma steps.
-        for y in 0..<height {
+        default:
+            // The row's median absolute deviation, in quarter luma steps.
+            let y = item
             histogram.update(repeating: 0, count: 256)
             var total: UInt32 = 0
             for k in 0..<n {
@@ -283,10 +334,6 @@ extension PrecisionDetector {
             }
             setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4)
         }
-        narrowBackground()
-        for i in 0..<pixelCount { still[i] = 0 }
-        for y in 0..<height { gain[y] = 4096 }
-        state = .waitingForClear
     }
 
     /// The gain of `row` (row y of some image) against the background, x 4096:

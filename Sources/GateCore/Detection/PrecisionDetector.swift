@@ -115,6 +115,9 @@ public final class PrecisionDetector {
     /// learning from the first frames, the previous frame's gains x 4096.
     let calibrationGain: UnsafeMutablePointer<Int32>
     var storedFrames = 0
+    /// Calibration's finishing stage (`finishCalibrationStep`) and its next item; -1 while frames are stored.
+    var finishStage = -1
+    var finishItem = 0
     var lastStoredNanos: Int64 = 0
     let scratch: UnsafeMutablePointer<Int32>
     let scratchCapacity: Int
@@ -254,6 +257,7 @@ public final class PrecisionDetector {
     public func reset() {
         state = .calibrating
         storedFrames = 0
+        finishStage = -1
         lastFrameNanos = Int64.min
         frameIntervalNanos = 0
         for track in tracks { track.end() }
