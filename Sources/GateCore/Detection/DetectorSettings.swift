@@ -42,6 +42,11 @@ public struct DetectorSettings: Equatable {
     /// Foreground that stays unchanged this long becomes background (a bag put
     /// down, the scene after the camera moved, where an athlete stood at the start).
     public var absorbStillNanos: Int64 = 500_000_000
+    /// ... and is no body from this long on (a torso front moving at the
+    /// slowest timed speed changes its pixels far sooner): the scene where a
+    /// runner stood while the background was learnt (a ghost of them) does
+    /// not join the runner leaving it.
+    public var hideStillNanos: Int64 = 120_000_000
     /// The torso is the body's thickest part: the silhouette's inscribed discs
     /// of at least this fraction of the torso's half depth. Above the head's
     /// share (a head is ~0.22 m deep, a torso ~0.3 m) and an arm's.

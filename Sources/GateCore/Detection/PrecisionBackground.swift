@@ -141,6 +141,7 @@ extension PrecisionDetector {
             while shift < 14 && (Int64(1) << (shift + 1)) * frameIntervalNanos <= settings.backgroundTimeConstantNanos { shift += 1 }
             updateShift = max(2, shift)
             absorbFrames = Int(max(2, min(255, settings.absorbStillNanos / max(1, frameIntervalNanos))))
+            hideFrames = Int(max(2, min(Int64(absorbFrames), settings.hideStillNanos / max(1, frameIntervalNanos))))
         }
         lastFrameNanos = nanos
     }
@@ -387,6 +388,7 @@ extension PrecisionDetector {
     func segment() -> Int {
         var count = 0
         let absorb = UInt8(absorbFrames)
+        let hide = UInt8(hideFrames)
         upkeepPhase = (upkeepPhase + 1) & 3
         let shift = max(0, updateShift - 2)
         for y in 0..<height {
@@ -411,6 +413,17 @@ extension PrecisionDetector {
                 silhouette[x] = d &+ limit > limit &* 2 ? 1 : 0
             }
             let inverse = (1 << 40) / max(1, g)
+            if y & 3 == upkeepPhase {
+                for x in 0..<width where silhouette[x] == 0 {
+                    // An arithmetic shift: rounds towards minus infinity, a bias
+                    // below 2^shift / 2^16 of a luma step.
+                    let b = Int(model[x])
+                    let target = (Int(pixels[x]) &* inverse) >> 12
+                    let updated = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
+                    model[x] = updated
+                    model16[x] = PrecisionDetector.narrow(updated)
+                }
+            }
             let before = previous + row
             let maskWords = UnsafeMutableRawPointer(silhouette), stillWords = UnsafeMutableRawPointer(unchanged)
             var x = 0
@@ -435,22 +448,17 @@ extension PrecisionDetector {
                             unchanged[x] = 0
                         } else {
                             unchanged[x] = n
+                            // Unchanged this long: not a body moving (the
+                            // scene where a body stood when the background was
+                            // learnt, an object put down); hidden from the
+                            // bodies until absorbed.
+                            if n >= hide { silhouette[x] = 0 }
                         }
                     } else {
                         unchanged[x] = 0
                     }
                 }
                 x &+= 1
-            }
-            guard y & 3 == upkeepPhase else { continue }
-            for x in 0..<width where silhouette[x] == 0 {
-                // An arithmetic shift: rounds towards minus infinity, a bias
-                // below 2^shift / 2^16 of a luma step.
-                let b = Int(model[x])
-                let target = (Int(pixels[x]) &* inverse) >> 12
-                let updated = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
-                model[x] = updated
-                model16[x] = PrecisionDetector.narrow(updated)
             }
         }
         return count

@@ -128,6 +128,7 @@ public final class PrecisionDetector {
     /// Which quarter of the rows gets the background's slow update this frame.
     var upkeepPhase = 0
     var absorbFrames = 60
+    var hideFrames = 24
 
     // Silhouette and torso (this file).
     /// 0 background, 1 silhouette, 2 + g the pixels of body g.
