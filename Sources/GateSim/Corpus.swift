@@ -48,7 +48,48 @@ public enum AccuracyCorpus {
                 clips.append(negativeClip(kind, fps: fps, random: &random))
             }
         }
+        // Drawn from a stream of their own, so the clips above stay as they were.
+        var standing = SplitMix64(seed: seed ^ 0x5354_414E_4449_4E47)
+        for fps in frameRates {
+            clips.append(standingStartClip(name: "standing-\(fps)fps", fps: fps, width: 640, height: 480,
+                                           random: &standing))
+        }
         return clips
+    }
+
+    /// A runner already in view, standing (running on the spot) behind the
+    /// gate line from the first frame, who then starts and accelerates
+    /// through it; a second runner flies through 0.8 s later. The first
+    /// frames, which photo-finish learns the background from, hold the
+    /// standing runner: when they leave, the empty scene where they stood
+    /// differs from the learnt background (a ghost of them) until it is
+    /// absorbed. Neither the ghost nor the runner leaving it may trigger;
+    /// both crossings are timed.
+    public static func standingStartClip(name: String, fps: Int, width: Int, height: Int,
+                                         random: inout SplitMix64) -> ClipSpec {
+        let camera = camera(width: width, height: height, fps: fps, random: &random)
+        let gate = random.uniform(0.4, 0.6)
+        let lineX = gate * camera.viewWidthMetres
+        let direction: CrossingDirection = random.unit() < 0.5 ? .leftToRight : .rightToLeft
+        // The torso front stands 0.4...1 m behind the line (its back and the
+        // swinging limbs 0.5 m more), starts between 0.9 and 1.3 s, and
+        // accelerates at 4...6 m/s^2.
+        let setBack = random.uniform(0.4, 1.0)
+        let acceleration = random.uniform(4, 6)
+        let startSeconds = random.uniform(0.9, 1.3)
+        let speedAtLine = (2 * acceleration * setBack).squareRoot()
+        let crossing = Int64((startSeconds + speedAtLine / acceleration) * 1e9)
+        var first = runner(crossingNanos: crossing, lineX: lineX, direction: direction, accelerating: true,
+                           random: &random)
+        first.speedAtLine = speedAtLine
+        first.acceleration = acceleration
+        let second = runner(crossingNanos: crossing + 800_000_000, lineX: lineX, direction: direction,
+                            accelerating: false, random: &random)
+        var scene = Scene(runners: [first, second])
+        if random.unit() < 0.5 { scene.flickerAmplitude = random.uniform(0.03, 0.12) }
+        return ClipSpec(name: name, kind: "standing start in view", fps: fps,
+                        frameCount: Int((second.crossingNanos + 600_000_000) * Int64(fps) / 1_000_000_000),
+                        camera: camera, scene: scene, gatePosition: gate, seed: random.next())
     }
 
     /// One factor at a time from a clean flying run (640x480, 120 fps, upright,

@@ -33,11 +33,20 @@ public struct DetectorSettings: Equatable {
     public var calibrationFrames = 30
     /// ... spread over at least this long, so a runner passing during calibration is outvoted.
     public var calibrationSpanNanos: Int64 = 500_000_000
+    /// The background is then computed from them over the frames of about
+    /// this long, a share each (tens of milliseconds of work in one frame
+    /// would stall the loop).
+    public var calibrationFinishNanos: Int64 = 250_000_000
     /// Time constant of the background's slow update where the scene is empty.
     public var backgroundTimeConstantNanos: Int64 = 2_000_000_000
     /// Foreground that stays unchanged this long becomes background (a bag put
     /// down, the scene after the camera moved, where an athlete stood at the start).
     public var absorbStillNanos: Int64 = 500_000_000
+    /// ... and is no body from this long on (a torso front moving at the
+    /// slowest timed speed changes its pixels far sooner): the scene where a
+    /// runner stood while the background was learnt (a ghost of them) does
+    /// not join the runner leaving it.
+    public var hideStillNanos: Int64 = 120_000_000
     /// The torso is the body's thickest part: the silhouette's inscribed discs
     /// of at least this fraction of the torso's half depth. Above the head's
     /// share (a head is ~0.22 m deep, a torso ~0.3 m) and an arm's.

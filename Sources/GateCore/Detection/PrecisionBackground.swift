@@ -29,21 +29,32 @@ extension PrecisionDetector {
         }
         precondition(frame.width == image.sourceWidth && frame.height == image.sourceHeight, "frame size changed")
         let source = UnsafeRawPointer(frame.pixels)
+        // Each source row is read once, start to end, into pair sums kept in
+        // `scratch` (a frame straight from memory streams in twice as fast
+        // as two or four rows read side by side); the last row writes the means.
+        let low = SIMD8<UInt16>(repeating: 0x00FF)
+        let pairs = UnsafeMutableRawPointer(scratch)   // 4 x width bytes
         if f == 2 {
+            let vectorEnd = width & ~7
             for wy in 0..<height {
                 let a = source + 2 &* wy &* frame.rowStride, b = a + frame.rowStride
                 let out = UnsafeMutableRawPointer(current + wy &* width)
                 var wx = 0
-                while wx &+ 4 <= width {
-                    let x = 2 &* wx
-                    let sums = PrecisionDetector.pairSums(a.loadUnaligned(fromByteOffset: x, as: UInt64.self))
-                        &+ PrecisionDetector.pairSums(b.loadUnaligned(fromByteOffset: x, as: UInt64.self))
-                    // Four rounded means, one per 16-bit lane, packed into four bytes.
-                    var means = ((sums &+ 0x0002_0002_0002_0002) >> 2) & 0x00FF_00FF_00FF_00FF
-                    means = (means | (means >> 8)) & 0x0000_FFFF_0000_FFFF
-                    means = (means | (means >> 16)) & 0xFFFF_FFFF
-                    out.storeBytes(of: UInt32(truncatingIfNeeded: means), toByteOffset: wx, as: UInt32.self)
-                    wx &+= 4
+                while wx < vectorEnd {
+                    let upper = unsafeBitCast(a.loadUnaligned(fromByteOffset: 2 &* wx, as: SIMD16<UInt8>.self),
+                                              to: SIMD8<UInt16>.self)
+                    pairs.storeBytes(of: (upper & low) &+ (upper &>> 8), toByteOffset: 2 &* wx, as: SIMD8<UInt16>.self)
+                    wx &+= 8
+                }
+                wx = 0
+                while wx < vectorEnd {
+                    let lower = unsafeBitCast(b.loadUnaligned(fromByteOffset: 2 &* wx, as: SIMD16<UInt8>.self),
+                                              to: SIMD8<UInt16>.self)
+                    let sums = pairs.load(fromByteOffset: 2 &* wx, as: SIMD8<UInt16>.self)
+                        &+ (lower & low) &+ (lower &>> 8)
+                    out.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: (sums &+ 2) &>> 2), toByteOffset: wx,
+                                   as: SIMD8<UInt8>.self)
+                    wx &+= 8
                 }
                 let aBytes = a.assumingMemoryBound(to: UInt8.self), bBytes = b.assumingMemoryBound(to: UInt8.self)
                 while wx < width {
@@ -56,10 +67,30 @@ extension PrecisionDetector {
             return
         }
         if f == 4 && width % 2 == 0 {
+            let vectorEnd = width & ~3   // four means from sixteen bytes of each of four rows
             for wy in 0..<height {
                 let top = source + 4 &* wy &* frame.rowStride
                 let out = current + wy &* width
+                for dy in 0..<4 {
+                    let row = top + dy &* frame.rowStride
+                    var wx = 0
+                    while wx < vectorEnd {
+                        let v = unsafeBitCast(row.loadUnaligned(fromByteOffset: 4 &* wx, as: SIMD16<UInt8>.self),
+                                              to: SIMD8<UInt16>.self)
+                        var sums = (v & low) &+ (v &>> 8)
+                        if dy > 0 { sums &+= pairs.load(fromByteOffset: 4 &* wx, as: SIMD8<UInt16>.self) }
+                        pairs.storeBytes(of: sums, toByteOffset: 4 &* wx, as: SIMD8<UInt16>.self)
+                        wx &+= 4
+                    }
+                }
                 var wx = 0
+                while wx < vectorEnd {
+                    let v = pairs.load(fromByteOffset: 4 &* wx, as: SIMD4<UInt32>.self)
+                    let quads = (v & SIMD4<UInt32>(repeating: 0xFFFF)) &+ (v &>> 16)
+                    UnsafeMutableRawPointer(out).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: (quads &+ 8) &>> 4),
+                                                            toByteOffset: wx, as: SIMD4<UInt8>.self)
+                    wx &+= 4
+                }
                 while wx < width {
                     let x = 4 &* wx
                     var sums: UInt64 = 0   // four pair sums of four rows, per 16-bit lane
@@ -110,20 +141,29 @@ extension PrecisionDetector {
             while shift < 14 && (Int64(1) << (shift + 1)) * frameIntervalNanos <= settings.backgroundTimeConstantNanos { shift += 1 }
             updateShift = max(2, shift)
             absorbFrames = Int(max(2, min(255, settings.absorbStillNanos / max(1, frameIntervalNanos))))
+            hideFrames = Int(max(2, min(Int64(absorbFrames), settings.hideStillNanos / max(1, frameIntervalNanos))))
         }
         lastFrameNanos = nanos
     }
 
     /// Keeps calibration frames spread over `calibrationSpanNanos`; with
-    /// enough of them, learns the background.
+    /// enough of them, learns the background from them over the next frames
+    /// (`finishCalibrationStep`).
     func calibrate(_ frame: LumaFrame) {
+        if finishStage >= 0 {
+            finishCalibrationStep()
+            return
+        }
         let spacing = settings.calibrationSpanNanos / Int64(settings.calibrationFrames)
         if storedFrames > 0 && frame.timestampNanos < lastStoredNanos { storedFrames = 0 }
         guard storedFrames == 0 || frame.timestampNanos - lastStoredNanos >= spacing else { return }
         (calibration + storedFrames * pixelCount).update(from: current, count: pixelCount)
         storedFrames += 1
         lastStoredNanos = frame.timestampNanos
-        if storedFrames == settings.calibrationFrames { finishCalibration() }
+        if storedFrames == settings.calibrationFrames {
+            finishStage = 0
+            finishItem = 0
+        }
     }
 
     /// Learning from the first frames: the first one becomes the background;
@@ -178,6 +218,7 @@ extension PrecisionDetector {
             }
             setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4 / 2.0.squareRoot())
         }
+        narrowBackground()
         for i in 0..<pixelCount { still[i] = 0 }
         for y in 0..<height { gain[y] = 4096 }
         state = .waitingForClear
@@ -191,12 +232,55 @@ extension PrecisionDetector {
     /// Background = per pixel, the mean of the middle half of the calibration
     /// frames' values (each row first scaled by its gain, so flicker cancels);
     /// per row, the threshold from the median absolute deviation of the
-    /// frames from it.
-    func finishCalibration() {
+    /// frames from it. Tens of milliseconds of work in all, so it is done in
+    /// four stages of items (rows, or frames' gains), spread over the frames
+    /// of `calibrationFinishNanos`: each frame does its share of the work.
+    static let finishStages = 4
+
+    private func finishItems(_ stage: Int) -> Int { stage == 1 ? settings.calibrationFrames : height }
+
+    /// An item's cost, in the same unit for every stage (measured at 320 x
+    /// 240 and 30 frames: 10, 35, 130 and 11 us).
+    private func finishWeight(_ stage: Int) -> Int {
         let n = settings.calibrationFrames
-        // A first estimate, the per-pixel median, where `rowGain` samples the
-        // model (every eighth pixel): only the gains below read it.
-        for y in 0..<height {
+        switch stage {
+        case 0: return width * n * 3 / 10   // a row's first estimate: a median on every eighth pixel
+        case 1: return height * 43          // a frame's row gains
+        case 2: return width * n * 4        // a row's means of the middle half
+        default: return width * n * 7 / 20  // a row's deviations
+        }
+    }
+
+    /// This frame's share of the work that turns the stored frames into the background.
+    func finishCalibrationStep() {
+        var total = 0
+        for stage in 0..<PrecisionDetector.finishStages { total += finishItems(stage) * finishWeight(stage) }
+        let interval = frameIntervalNanos > 0 ? frameIntervalNanos : 8_333_333
+        var budget = max(1, Int(Double(total) * Double(interval) / Double(max(1, settings.calibrationFinishNanos))))
+        while budget > 0 && finishStage < PrecisionDetector.finishStages {
+            finishItem(finishStage, finishItem)
+            budget -= finishWeight(finishStage)
+            finishItem += 1
+            if finishItem == finishItems(finishStage) {
+                finishStage += 1
+                finishItem = 0
+            }
+        }
+        guard finishStage == PrecisionDetector.finishStages else { return }
+        finishStage = -1
+        narrowBackground()
+        for i in 0..<pixelCount { still[i] = 0 }
+        for y in 0..<height { gain[y] = 4096 }
+        state = .waitingForClear
+    }
+
+    private func finishItem(_ stage: Int, _ item: Int) {
+        let n = settings.calibrationFrames
+        switch stage {
+        case 0:
+            // A first estimate, the per-pixel median, where `rowGain` samples the
+            // model (every eighth pixel): only the gains below read it.
+            let y = item
             var x = y & 7
             while x < width {
                 let i = y * width + x
@@ -204,19 +288,19 @@ extension PrecisionDetector {
                 background[i] = PrecisionDetector.select(scratch, count: n, rank: n / 2) << 16
                 x += 8
             }
-        }
-        // Each frame's row gains against it, kept as their inverses x 2^36
-        // (a multiplication per value below instead of a division).
-        for k in 0..<n {
+        case 1:
+            // Frame k's row gains against it, kept as their inverses x 2^36
+            // (a multiplication per value below instead of a division).
+            let k = item
             let frame = calibration + k * pixelCount
             for y in 0..<height {
                 calibrationGain[k * height + y] = Int32((1 << 36) / max(1, Int(rowGain(frame + y * width, y: y))))
             }
-        }
-        // The gained mean of the middle half, per pixel: the values from
-        // rank `low` up, then the lowest of those up to rank `high`.
-        let low = n / 4, high = n - n / 4
-        for y in 0..<height {
+        case 2:
+            // The gained mean of the middle half, per pixel: the values from
+            // rank `low` up, then the lowest of those up to rank `high`.
+            let y = item
+            let low = n / 4, high = n - n / 4
             for x in 0..<width {
                 let i = y * width + x
                 for k in 0..<n {
@@ -229,9 +313,9 @@ extension PrecisionDetector {
                 for k in low..<high { sum += Int(scratch[k]) }
                 background[i] = Int32(sum / (high - low))
             }
-        }
-        // Per row: median absolute deviation, in quarter luma steps.
-        for y in 0..<height {
+        default:
+            // The row's median absolute deviation, in quarter luma steps.
+            let y = item
             histogram.update(repeating: 0, count: 256)
             var total: UInt32 = 0
             for k in 0..<n {
@@ -251,9 +335,6 @@ extension PrecisionDetector {
             }
             setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4)
         }
-        for i in 0..<pixelCount { still[i] = 0 }
-        for y in 0..<height { gain[y] = 4096 }
-        state = .waitingForClear
     }
 
     /// The gain of `row` (row y of some image) against the background, x 4096:
@@ -272,7 +353,7 @@ extension PrecisionDetector {
             x &+= 8
         }
         guard n >= 8 else { return 4096 }
-        return max(256, PrecisionDetector.select(scratch, count: n, rank: n / 2))
+        return max(256, PrecisionDetector.rankValue(scratch, count: n, rank: n / 2))
     }
 
     /// Each row's gain: measured on every fourth row, linearly interpolated
@@ -307,25 +388,42 @@ extension PrecisionDetector {
     func segment() -> Int {
         var count = 0
         let absorb = UInt8(absorbFrames)
+        let hide = UInt8(hideFrames)
         upkeepPhase = (upkeepPhase + 1) & 3
         let shift = max(0, updateShift - 2)
         for y in 0..<height {
-            // Gains stay below 4 so that luma x 256 x gain x 4096 fits in 32 bits.
+            // Gains stay below 4 so that luma x gain x 32 fits in 15 bits.
             let g = min(Int(gain[y]), 16383)
-            let g32 = Int32(g)
+            let g2 = UInt32(g &* 2)
             let t = Int(threshold[y])
-            let t32 = Int32(t)
+            let t16 = UInt16(truncatingIfNeeded: min(t, 4095))
             let row = y &* width
             let model = background + row, pixels = current + row
+            let model16 = background16 + row
             let silhouette = mask + row, unchanged = still + row
             for x in 0..<width {
-                let expected = ((model[x] >> 8) &* g32 &+ (1 << 19)) >> 20
-                let limit = t32 &+ (expected >> 5)
-                let d = Int32(pixels[x]) &- expected
-                // |d| > limit, as one unsigned comparison.
-                silhouette[x] = UInt32(bitPattern: d &+ limit) > UInt32(bitPattern: limit &* 2) ? 1 : 0
+                // The gained background rounded to a luma step, in 16-bit
+                // lanes: (luma x 256) x (gain x 8192) >> 16 is luma x gain x 32
+                // (a high-half product), then rounded to whole steps.
+                let scaled = UInt16(truncatingIfNeeded: (UInt32(model16[x]) &* g2) >> 16)
+                let expected = (scaled &+ 16) >> 5
+                let limit = t16 &+ (expected >> 5)
+                let d = UInt16(pixels[x]) &- expected
+                // |d| > limit, as one unsigned comparison (d wraps when negative).
+                silhouette[x] = d &+ limit > limit &* 2 ? 1 : 0
             }
             let inverse = (1 << 40) / max(1, g)
+            if y & 3 == upkeepPhase {
+                for x in 0..<width where silhouette[x] == 0 {
+                    // An arithmetic shift: rounds towards minus infinity, a bias
+                    // below 2^shift / 2^16 of a luma step.
+                    let b = Int(model[x])
+                    let target = (Int(pixels[x]) &* inverse) >> 12
+                    let updated = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
+                    model[x] = updated
+                    model16[x] = PrecisionDetector.narrow(updated)
+                }
+            }
             let before = previous + row
             let maskWords = UnsafeMutableRawPointer(silhouette), stillWords = UnsafeMutableRawPointer(unchanged)
             var x = 0
@@ -344,24 +442,23 @@ extension PrecisionDetector {
                     if change <= t && change >= -t {
                         let n = unchanged[x] &+ 1
                         if n >= absorb {
-                            model[x] = Int32(truncatingIfNeeded: (v &* inverse) >> 12)
+                            let b = Int32(truncatingIfNeeded: (v &* inverse) >> 12)
+                            model[x] = b
+                            model16[x] = PrecisionDetector.narrow(b)
                             unchanged[x] = 0
                         } else {
                             unchanged[x] = n
+                            // Unchanged this long: not a body moving (the
+                            // scene where a body stood when the background was
+                            // learnt, an object put down); hidden from the
+                            // bodies until absorbed.
+                            if n >= hide { silhouette[x] = 0 }
                         }
                     } else {
                         unchanged[x] = 0
                     }
                 }
                 x &+= 1
-            }
-            guard y & 3 == upkeepPhase else { continue }
-            for x in 0..<width where silhouette[x] == 0 {
-                // An arithmetic shift: rounds towards minus infinity, a bias
-                // below 2^shift / 2^16 of a luma step.
-                let b = Int(model[x])
-                let target = (Int(pixels[x]) &* inverse) >> 12
-                model[x] = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
             }
         }
         return count
@@ -374,5 +471,17 @@ extension PrecisionDetector {
             still[i] = 0
         }
         for y in 0..<height { gain[y] = 4096 }
+        narrowBackground()
+    }
+
+    /// `background16` from `background`, whole.
+    func narrowBackground() {
+        for i in 0..<pixelCount { background16[i] = PrecisionDetector.narrow(background[i]) }
+    }
+
+    /// A background value (luma x 65536) as luma x 256 in 16 bits.
+    @inline(__always)
+    static func narrow(_ value: Int32) -> UInt16 {
+        UInt16(truncatingIfNeeded: min(65535, max(0, value >> 8)))
     }
 }

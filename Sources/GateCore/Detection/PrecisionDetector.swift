@@ -98,6 +98,9 @@ public final class PrecisionDetector {
     // Background model (PrecisionBackground.swift).
     /// The empty scene, luma x 65536.
     let background: UnsafeMutablePointer<Int32>
+    /// The same as luma x 256 (clamped to 16 bits), for the silhouette
+    /// test's 16-bit lanes; written wherever `background` is.
+    let background16: UnsafeMutablePointer<UInt16>
     /// Per-row silhouette threshold, luma.
     let threshold: UnsafeMutablePointer<Int32>
     /// This frame's gain of each row against the background, x 4096.
@@ -112,6 +115,9 @@ public final class PrecisionDetector {
     /// learning from the first frames, the previous frame's gains x 4096.
     let calibrationGain: UnsafeMutablePointer<Int32>
     var storedFrames = 0
+    /// Calibration's finishing stage (`finishCalibrationStep`) and its next item; -1 while frames are stored.
+    var finishStage = -1
+    var finishItem = 0
     var lastStoredNanos: Int64 = 0
     let scratch: UnsafeMutablePointer<Int32>
     let scratchCapacity: Int
@@ -122,6 +128,7 @@ public final class PrecisionDetector {
     /// Which quarter of the rows gets the background's slow update this frame.
     var upkeepPhase = 0
     var absorbFrames = 60
+    var hideFrames = 24
 
     // Silhouette and torso (this file).
     /// 0 background, 1 silhouette, 2 + g the pixels of body g.
@@ -191,6 +198,8 @@ public final class PrecisionDetector {
         previous.initialize(repeating: 0, count: pixelCount)
         background = .allocate(capacity: pixelCount)
         background.initialize(repeating: 0, count: pixelCount)
+        background16 = .allocate(capacity: pixelCount)
+        background16.initialize(repeating: 0, count: pixelCount)
         threshold = .allocate(capacity: image.height)
         threshold.initialize(repeating: 12, count: image.height)
         gain = .allocate(capacity: image.height)
@@ -236,7 +245,7 @@ public final class PrecisionDetector {
     }
 
     deinit {
-        current.deallocate(); previous.deallocate(); background.deallocate(); threshold.deallocate()
+        current.deallocate(); previous.deallocate(); background.deallocate(); background16.deallocate(); threshold.deallocate()
         gain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
         scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
@@ -249,6 +258,7 @@ public final class PrecisionDetector {
     public func reset() {
         state = .calibrating
         storedFrames = 0
+        finishStage = -1
         lastFrameNanos = Int64.min
         frameIntervalNanos = 0
         for track in tracks { track.end() }
@@ -906,6 +916,33 @@ public final class PrecisionDetector {
             for g in 0..<groupCount where groups[g].minX <= gate && groups[g].maxX >= gate { onLine = true }
             state = onLine && state == .waitingForClear ? .waitingForClear : .armed
         }
+    }
+
+    /// The `rank`-th smallest of `count` values (0: the smallest), left in
+    /// place: the smallest v with more than `rank` values at or below it, by
+    /// bisection over the values' range. Each step is a count without
+    /// branches (it vectorizes), so a few dozen values cost far less than
+    /// `select`'s partitioning, whose branches the values mispredict.
+    static func rankValue(_ values: UnsafeMutablePointer<Int32>, count: Int, rank: Int) -> Int32 {
+        var low = values[0], high = values[0]
+        for i in 1..<count {
+            low = min(low, values[i])
+            high = max(high, values[i])
+        }
+        let needed = Int32(truncatingIfNeeded: rank &+ 1)
+        while low < high {
+            let middle = low &+ (high &- low) >> 1
+            // values[i] - middle - 1 is negative (its sign shift -1) for
+            // values at or below the middle: the values stay far inside Int32.
+            var atOrBelow: Int32 = 0
+            var i = 0
+            while i < count {
+                atOrBelow &-= (values[i] &- middle &- 1) >> 31
+                i &+= 1
+            }
+            if atOrBelow >= needed { high = middle } else { low = middle &+ 1 }
+        }
+        return low
     }
 
     /// The `rank`-th smallest of `count` values. They are reordered so that

@@ -277,6 +277,14 @@ struct ForwardedSpeaker: SoundOutput {
     mutating func play(_ sound: Sound, atNanos: Int64) throws(GateError) {
         try sim.pointee.speaker.play(sound, atNanos: atNanos)
     }
+    mutating func startCountdown(atNanos: Int64) throws(GateError) {
+        try sim.pointee.speaker.startCountdown(atNanos: atNanos)
+    }
+    var clockSource: String { sim.pointee.speaker.clockSource }
+    var isStreaming: Bool { sim.pointee.speaker.isStreaming }
+    mutating func service(atNanos: Int64) throws(GateError) -> Int64? {
+        try sim.pointee.speaker.service(atNanos: atNanos)
+    }
 }
 
 /// SimulatedPlatform with probes in front of its camera and LED; the wait,
@@ -299,6 +307,7 @@ struct ProbedPlatform: GatePlatform {
     }
 
     mutating func wait() throws(GateError) -> ReadySources { try sim.pointee.wait() }
+    mutating func cameraLost() { sim.pointee.cameraLost() }
     mutating func nextSignal() throws(GateError) -> SignalDescriptor.Received? { try sim.pointee.nextSignal() }
     var nowNanos: Int64 { sim.pointee.nowNanos }
     var wallClockMillis: Int64 { sim.pointee.wallClockMillis }

@@ -56,6 +56,17 @@ import GateSim
         }
     }
 
+    /// A runner standing in view while the background is learnt leaves a
+    /// ghost of themselves when they start: it must not trigger nor spoil
+    /// the time of the runner leaving it, or of the one after.
+    @Test(arguments: [DetectionMode.photoFinish, .precision])
+    func aRunnerStandingInViewAtTheStartIsTimedLeavingTheirGhost(mode: DetectionMode) {
+        let clip = Self.small(AccuracyCorpus.clips(runnerClipsPerRate: 0).first { $0.name == "standing-240fps" }!)
+        let r = Self.errors(of: clip, mode: mode)
+        #expect(r.misses == 0 && r.falseTriggers == 0, "\(clip.name): \(r.misses) misses, \(r.falseTriggers) false")
+        for e in r.errorsMs { #expect(abs(e) <= 1.5, "\(clip.name): error \(e) ms") }
+    }
+
     @Test(arguments: AccuracyCorpus.NegativeScene.allCases)
     func scenesThatMustNotTriggerDoNot(kind: AccuracyCorpus.NegativeScene) {
         // One rate is enough here; make accuracy runs all four.

@@ -10,12 +10,15 @@ import Testing
         var scene = PrecisionScene()
         scene.runners = []
         var states: [PrecisionDetector.State] = []
-        let found = scene.detect(seconds: 0.7) { detector, _ in states.append(detector.state) }
+        let found = scene.detect(seconds: 1.0) { detector, _ in states.append(detector.state) }
         #expect(found.isEmpty)
-        // 30 frames spread over 0.5 s: at 120 fps every other frame, calibrated by frame 59.
+        // 30 frames spread over 0.5 s: at 120 fps every other frame, stored by
+        // frame 59; the background is computed from them over the next 0.25 s
+        // (30 frames, a share each), calibrated by frame 89.
         #expect(states[40] == .calibrating)
+        #expect(states[75] == .calibrating)
         #expect(states.last == .armed)
-        #expect(states.firstIndex { $0 != .calibrating }.map { $0 >= 55 && $0 <= 62 } == true)
+        #expect(states.firstIndex { $0 != .calibrating }.map { $0 >= 85 && $0 <= 93 } == true)
     }
 
     @Test func calibrationLearnsEachRowsNoiseAndTheBackground() {
@@ -23,7 +26,7 @@ import Testing
         scene.runners = []
         scene.noise = 3
         var detector: PrecisionDetector?
-        _ = scene.detect(seconds: 0.6) { d, _ in detector = d }
+        _ = scene.detect(seconds: 0.9) { d, _ in detector = d }
         let d = try! #require(detector)
         #expect(d.isCalibrated)
         // The background model is the scene (a post at x = 32 in the work image: 40-pixel spacing, shifted by 8).
