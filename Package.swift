@@ -25,7 +25,7 @@ let package = Package(
         // The libc seam (Errno, descriptors, clocks, poll) and the Linux
         // devices behind the protocols the simulator also implements.
         .target(name: "GateDevices", dependencies: ["CGateShim", "GateCore"],
-                linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gpiod"), .linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
+                linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gpiod")]),
         // Simulated camera, IMU, buttons, speaker, LED/buzzer on a virtual clock.
         .target(name: "GateSim", dependencies: ["GateCore", "GateDevices"]),
         // The box: command line, configuration, wiring and the poll loop.
