@@ -218,6 +218,12 @@ extension PrecisionDetector {
             }
             setThreshold(row: y, sigma: 1.4826 * Double(mad) / 4 / 2.0.squareRoot())
         }
+        backgroundLearnt()
+    }
+
+    /// The background and the rows' thresholds are ready: nothing is still
+    /// yet, every row is at gain 1, and the gate waits for a clear view.
+    func backgroundLearnt() {
         narrowBackground()
         for i in 0..<pixelCount { still[i] = 0 }
         for y in 0..<height { gain[y] = 4096 }
@@ -268,10 +274,7 @@ extension PrecisionDetector {
         }
         guard finishStage == PrecisionDetector.finishStages else { return }
         finishStage = -1
-        narrowBackground()
-        for i in 0..<pixelCount { still[i] = 0 }
-        for y in 0..<height { gain[y] = 4096 }
-        state = .waitingForClear
+        backgroundLearnt()
     }
 
     private func finishItem(_ stage: Int, _ item: Int) {

@@ -57,9 +57,7 @@ import GateSim
         guard case .end(let end)? = outcome.records.last else { Issue.record("no session_end record last"); return }
         #expect(end.reason == "completed" && end.laps == runs)
 
-        let crossings = outcome.records.compactMap { record -> CrossingRecord? in
-            if case .crossing(let c) = record { return c } else { return nil }
-        }
+        let crossings = Self.crossings(outcome)
         #expect(crossings.map(\.lap) == Array(0...runs))
         #expect(crossings.compactMap(\.truthCrossingTimeNanos) == truth)
         let bound = try #require(Self.boundMs[fps])
@@ -103,9 +101,7 @@ import GateSim
         let starts = outcome.records.compactMap { record -> StartRecord? in
             if case .start(let s) = record { return s } else { return nil }
         }
-        let crossings = outcome.records.compactMap { record -> CrossingRecord? in
-            if case .crossing(let c) = record { return c } else { return nil }
-        }
+        let crossings = Self.crossings(outcome)
         #expect(starts.map(\.startTimeNanos) == scenario.startNanos)
         #expect(starts.map(\.runId) == ["run-001", "run-002"] && starts.allSatisfy { $0.source == source })
         #expect(crossings.map(\.runId) == ["run-001", "run-002"] && crossings.allSatisfy { $0.lap == 1 })
