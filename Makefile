@@ -22,9 +22,11 @@ FPS ?= 120
 SIM_ARGS ?=
 DATA_DIR ?= $(HOME)/.local/share/ts-gate
 
-# Headers the C shim includes, a qemu to run the aarch64 firmware, `file`.
+# Headers the C shim includes, a qemu to run the aarch64 firmware, `file`,
+# cjpeg (the MJPEG conversion test encodes its frames with it).
 HOST_PACKAGES := libv4l-dev libgpiod-dev libbluetooth-dev libasound2-dev \
-                 libi2c-dev zlib1g-dev linux-libc-dev qemu-user-static file
+                 libi2c-dev zlib1g-dev linux-libc-dev qemu-user-static file \
+                 libjpeg-turbo-progs
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST_BIN := .build/debug/ts-gate
 RELEASE_BIN := .build/release/ts-gate

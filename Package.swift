@@ -25,14 +25,17 @@ let package = Package(
         // The libc seam (Errno, descriptors, clocks, poll) and the Linux
         // devices behind the protocols the simulator also implements.
         .target(name: "GateDevices", dependencies: ["CGateShim", "GateCore"],
-                linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gpiod")]),
+                linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gpiod"), .linkedLibrary("v4l2"), .linkedLibrary("v4lconvert")]),
         // Simulated camera, IMU, buttons, speaker, LED/buzzer on a virtual clock.
         .target(name: "GateSim", dependencies: ["GateCore", "GateDevices"]),
         // The box: command line, configuration, wiring and the poll loop.
         .target(name: "GateBox", dependencies: ["GateCore", "GateDevices", "GateSim"]),
+        // Firmware-only stand-ins for library code the static image never runs
+        // (empty in the host build; see link-trim.c).
+        .target(name: "CFirmwareLinkTrim"),
         // -parse-as-library: the entry is the C-level main in EntryPoint.swift
         // (Embedded Swift has no CommandLine), not a top-level-code main.
-        .executableTarget(name: "ts-gate", dependencies: ["GateBox"],
+        .executableTarget(name: "ts-gate", dependencies: ["GateBox", "CFirmwareLinkTrim"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
         // Host-only tools (may use Foundation): `make accuracy`.

@@ -92,7 +92,8 @@ for lib in "${LIBS[@]}"; do LINK+=("-l$lib"); done
 for a in "${CC[@]}"; do SWIFT+=(-Xcc "$a"); done
 for a in "${LINK[@]}"; do SWIFT+=(-Xclang-linker "$a"); done
 # C targets (CGateShim's .c file): same target/sysroot, small code.
-CC+=(-Os -ffunction-sections -fdata-sections)
+# GATE_FIRMWARE_LINK_TRIM turns on Sources/CFirmwareLinkTrim's stand-ins.
+CC+=(-Os -ffunction-sections -fdata-sections -DGATE_FIRMWARE_LINK_TRIM)
 
 json_array() {
     local first=1 a

@@ -23,8 +23,12 @@
 #include <sys/timerfd.h>
 #include <sys/types.h>
 
-// Camera: V4L2 (kernel UAPI).
+// Camera: V4L2 (kernel UAPI), and libv4l2 for cameras that only send MJPEG
+// (its libv4lconvert decodes them; libv4l-dev, static archives on both arches).
 #include <linux/videodev2.h>
+#include <libv4l2.h>
+#include <libv4lconvert.h>
+#include <libv4l-plugin.h>
 // IMU: I2C/SMBus character devices (kernel UAPI).
 #include <linux/i2c.h>
 #include <linux/i2c-dev.h>
@@ -48,6 +52,7 @@ static inline void gate_set_errno(int value) { errno = value; }
 static inline int gate_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
 static inline int gate_openat(int dirfd, const char *path, int flags, mode_t mode) { return openat(dirfd, path, flags, mode); }
 static inline int gate_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+static inline int gate_libv4l2_ioctl_ptr(int fd, unsigned long request, void *arg) { return v4l2_ioctl(fd, request, arg); }
 static inline int gate_ioctl_int(int fd, unsigned long request, int arg) { return ioctl(fd, request, arg); }
 
 // ---- stdio streams (macros or opaque globals in glibc) ----

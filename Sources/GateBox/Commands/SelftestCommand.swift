@@ -43,11 +43,14 @@ enum SelftestCommand {
             let wanted = s.cameraFormat == .mjpeg ? "MJPG" : s.cameraFormat.name
             // Only the formats the box can read luma from (a device may list dozens).
             let usable = formats.filter { ["GREY", "YUYV", "MJPG"].contains($0) }
-            let details = s.cameraDevice + " " + cap.driver + " \"" + cap.card + "\" " + (usable.isEmpty ? "no GREY, YUYV or MJPG" : usable.joined(separator: ","))
+            var details = s.cameraDevice + " " + cap.driver + " \"" + cap.card + "\" " + (usable.isEmpty ? "no GREY, YUYV or MJPG" : usable.joined(separator: ","))
             if !cap.canCapture || !cap.canStream {
                 return Row(device: "camera", found: false, details: details, problem: "not a streaming capture device")
             }
-            if !formats.contains(wanted) {
+            if s.cameraFormat == .mjpeg {
+                // libv4l2 decodes MJPEG, and converts from anything else it knows.
+                details += formats.contains(wanted) ? "; MJPEG decoded by libv4l2" : "; no MJPG: libv4l2 converts from what it sends"
+            } else if !formats.contains(wanted) {
                 return Row(device: "camera", found: false, details: details, problem: "does not offer " + wanted)
             }
             device.close()

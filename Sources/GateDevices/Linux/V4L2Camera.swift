@@ -4,6 +4,10 @@ import GateCore
 /// A V4L2 camera streaming into mmap buffers: the kernel fills them, the
 /// loop reads luma in place and hands them back. Buffers are mapped once at
 /// start; dequeue and requeue only cycle them (no copy, no allocation).
+/// GREY and YUYV are read in place. MJPEG goes through libv4l2, which asks
+/// the camera for MJPEG and decodes each frame into its own mapped YUV 4:2:0
+/// buffer on DQBUF: a decode per frame (libjpeg allocates inside it), so the
+/// in-place formats are the ones to pick when a camera offers them.
 ///
 /// Time base: a frame's timestamp is the mid-exposure instant of its top
 /// row on CLOCK_MONOTONIC, from the kernel's buffer timestamp: a
@@ -33,7 +37,8 @@ public struct V4L2Camera: FrameSource {
 
     /// Opens, sets format and rate, maps `bufferCount` buffers and starts streaming.
     public init(settings: BoxSettings, bufferCount wanted: Int = 4) throws(GateError) {
-        let device = try V4L2Device.open(settings.cameraDevice)
+        // MJPEG: libv4l2 decodes it into planar YUV 4:2:0 (luma plane first).
+        let device = try V4L2Device.open(settings.cameraDevice, throughLibv4l2: settings.cameraFormat == .mjpeg)
         let path = settings.cameraDevice
         func failure(_ errno: Errno, _ action: String) -> GateError {
             device.close()
@@ -41,7 +46,7 @@ public struct V4L2Camera: FrameSource {
         }
         if let input = settings.cameraInput {
             var index = Int32(input)
-            guard gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_S_INPUT(), &index) == 0 else {
+            guard device.ioctl(gate_VIDIOC_S_INPUT(), &index) == 0 else {
                 throw failure(Errno.current, "VIDIOC_S_INPUT " + String(input))
             }
         }
@@ -49,9 +54,7 @@ public struct V4L2Camera: FrameSource {
         switch settings.cameraFormat {
         case .grey: fourcc = gate_v4l2_fourcc(71, 82, 69, 89)     // GREY
         case .yuyv: fourcc = gate_v4l2_fourcc(89, 85, 89, 86)     // YUYV
-        case .mjpeg:
-            device.close()
-            throw GateError(path, "MJPEG needs libv4l2's conversion, which this build does not have yet: use GREY or YUYV")
+        case .mjpeg: fourcc = gate_v4l2_fourcc(89, 85, 49, 50)    // YU12, from libv4lconvert
         }
         var fmt = v4l2_format()
         fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
@@ -59,7 +62,7 @@ public struct V4L2Camera: FrameSource {
         fmt.fmt.pix.height = UInt32(settings.cameraHeight)
         fmt.fmt.pix.pixelformat = fourcc
         fmt.fmt.pix.field = V4L2_FIELD_NONE.rawValue
-        guard gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_S_FMT(), &fmt) == 0 else {
+        guard device.ioctl(gate_VIDIOC_S_FMT(), &fmt) == 0 else {
             throw failure(Errno.current, "VIDIOC_S_FMT " + String(settings.cameraWidth) + "x" + String(settings.cameraHeight))
         }
         guard fmt.fmt.pix.pixelformat == fourcc else {
@@ -76,7 +79,7 @@ public struct V4L2Camera: FrameSource {
         parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         parm.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32(settings.cameraFps))
         var fps = settings.cameraFps
-        if gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_S_PARM(), &parm) == 0, parm.parm.capture.timeperframe.numerator > 0 {
+        if device.ioctl(gate_VIDIOC_S_PARM(), &parm) == 0, parm.parm.capture.timeperframe.numerator > 0 {
             fps = Int((Double(parm.parm.capture.timeperframe.denominator) / Double(parm.parm.capture.timeperframe.numerator)).rounded())
         }
         controls = V4L2Controls.lock(device, exposureMs: settings.cameraExposureMs)
@@ -89,7 +92,7 @@ public struct V4L2Camera: FrameSource {
         request.count = UInt32(max(4, wanted))
         request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         request.memory = V4L2_MEMORY_MMAP.rawValue
-        guard gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_REQBUFS(), &request) == 0 else {
+        guard device.ioctl(gate_VIDIOC_REQBUFS(), &request) == 0 else {
             throw failure(Errno.current, "VIDIOC_REQBUFS")
         }
         guard request.count >= 2 else {
@@ -105,27 +108,26 @@ public struct V4L2Camera: FrameSource {
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
             buffer.index = UInt32(i)
-            guard gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_QUERYBUF(), &buffer) == 0 else {
+            guard device.ioctl(gate_VIDIOC_QUERYBUF(), &buffer) == 0 else {
                 let error = GateError(path, Errno.current, doing: "VIDIOC_QUERYBUF")
                 release(mapped: i)
                 throw error
             }
-            let mapped = mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, device.descriptor.rawValue, off_t(buffer.m.offset))
-            guard gate_is_map_failed(mapped) == 0, let mapped else {
+            guard let mapped = device.map(length: Int(buffer.length), offset: buffer.m.offset) else {
                 let error = GateError(path, Errno.current, doing: "mapping buffer " + String(i))
                 release(mapped: i)
                 throw error
             }
             buffers[i] = mapped
             lengths[i] = Int(buffer.length)
-            guard gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_QBUF(), &buffer) == 0 else {
+            guard device.ioctl(gate_VIDIOC_QBUF(), &buffer) == 0 else {
                 let error = GateError(path, Errno.current, doing: "VIDIOC_QBUF")
                 release(mapped: i + 1)
                 throw error
             }
         }
         var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-        guard gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_STREAMON(), &type) == 0 else {
+        guard device.ioctl(gate_VIDIOC_STREAMON(), &type) == 0 else {
             let error = GateError(path, Errno.current, doing: "VIDIOC_STREAMON")
             release(mapped: bufferCount)
             throw error
@@ -134,7 +136,7 @@ public struct V4L2Camera: FrameSource {
     }
 
     private func release(mapped: Int) {
-        for i in 0..<mapped { munmap(buffers[i], lengths[i]) }
+        for i in 0..<mapped { device.unmap(buffers[i], length: lengths[i]) }
         buffers.deallocate()
         lengths.deallocate()
         device.close()
@@ -144,7 +146,7 @@ public struct V4L2Camera: FrameSource {
     public mutating func stop() {
         if streaming {
             var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
-            _ = gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_STREAMOFF(), &type)
+            _ = device.ioctl(gate_VIDIOC_STREAMOFF(), &type)
             streaming = false
         }
         release(mapped: bufferCount)
@@ -154,7 +156,7 @@ public struct V4L2Camera: FrameSource {
         var buffer = v4l2_buffer()
         buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
-        if gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_DQBUF(), &buffer) != 0 {
+        if device.ioctl(gate_VIDIOC_DQBUF(), &buffer) != 0 {
             let errno = Errno.current
             if errno == .wouldBlock || errno == .interrupted { return nil }
             throw GateError(device.path, errno, doing: "VIDIOC_DQBUF")
@@ -179,7 +181,7 @@ public struct V4L2Camera: FrameSource {
         buffer.memory = V4L2_MEMORY_MMAP.rawValue
         buffer.index = held
         held = UInt32.max
-        guard gate_ioctl_ptr(device.descriptor.rawValue, gate_VIDIOC_QBUF(), &buffer) == 0 else {
+        guard device.ioctl(gate_VIDIOC_QBUF(), &buffer) == 0 else {
             throw GateError(device.path, Errno.current, doing: "VIDIOC_QBUF")
         }
     }

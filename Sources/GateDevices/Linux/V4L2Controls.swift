@@ -76,18 +76,17 @@ public struct V4L2Controls {
 
     /// VIDIOC_QUERYCTRL, then VIDIOC_S_CTRL and VIDIOC_G_CTRL: what the control holds now.
     private static func set(_ device: V4L2Device, _ id: UInt32, _ value: Int32) -> SetResult {
-        let fd = device.descriptor.rawValue
-        var query = v4l2_queryctrl()
+                var query = v4l2_queryctrl()
         query.id = id
-        guard gate_ioctl_ptr(fd, gate_VIDIOC_QUERYCTRL(), &query) == 0 else {
+        guard device.ioctl(gate_VIDIOC_QUERYCTRL(), &query) == 0 else {
             let errno = Errno.current
             return errno == .invalidArgument ? .notOffered : .refused(errno)
         }
         if query.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0 { return .notOffered }
         var control = v4l2_control(id: id, value: min(max(value, query.minimum), query.maximum))
-        guard gate_ioctl_ptr(fd, gate_VIDIOC_S_CTRL(), &control) == 0 else { return .refused(Errno.current) }
+        guard device.ioctl(gate_VIDIOC_S_CTRL(), &control) == 0 else { return .refused(Errno.current) }
         var read = v4l2_control(id: id, value: 0)
-        guard gate_ioctl_ptr(fd, gate_VIDIOC_G_CTRL(), &read) == 0 else { return .locked(control.value) }
+        guard device.ioctl(gate_VIDIOC_G_CTRL(), &read) == 0 else { return .locked(control.value) }
         return .locked(read.value)
     }
 }
