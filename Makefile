@@ -95,7 +95,8 @@ test-cross: build
 	Tests/cross/cross-check.sh $(HOST_BIN) build/aarch64/ts-gate
 
 # Real kernel drivers in a VM: the rig's self-check, then the static x86_64
-# firmware's scenarios against vivid, i2c-stub, gpio-sim and snd-aloop.
+# firmware's scenarios against vivid, i2c-stub, gpio-sim, snd-aloop and
+# v4l2loopback (an MJPEG-only camera).
 test-vm: deps swift-check
 	Tests/vm/boot.sh drivers
 	image/firmware.sh x86_64
@@ -108,6 +109,8 @@ test-vm: deps swift-check
 	build/x86_64/ts-gate render rig-vivid-640x480-60 --out build/vm/rig.y4m >/dev/null
 	build/x86_64/ts-gate replay build/vm/rig.y4m --json --exposure-ms 1 | sed -n "s/.*\"crossingTimeNanos\":\([0-9]*\).*/\1/p" >build/vm/rig.expected
 	Tests/vm/boot.sh inject build/x86_64/ts-gate board/vm-rig/board.conf build/vm/rig.raw build/vm/rig.expected
+	Tests/vm/mjpeg-clip.sh build/vm/rig.raw 640 480 build/vm/rig.mjpeg
+	Tests/vm/boot.sh mjpeg build/x86_64/ts-gate board/vm-rig/board.conf build/vm/rig.mjpeg build/vm/rig.mjpeg.frame-bytes
 
 # Order: the slow-to-fail checks first, the unit tests last so their summary
 # closes the log.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetch and unpack the Debian kernel the VM rig boots, plus what the
-# out-of-tree gpio-sim build needs. Idempotent: a re-run is a no-op.
+# out-of-tree gpio-sim and v4l2loopback builds need. Idempotent: a re-run is a no-op.
 #
 #   Tests/vm/fetch-kernel.sh
 #
@@ -8,7 +8,8 @@
 # - resolves the kernel from the linux-image-amd64 metapackage (its candidate
 #   version, or TS_GATE_KERNEL_VERSION=<linux-image-amd64 version> to pin);
 # - downloads linux-image-KVER, linux-headers-ABI-amd64, linux-headers-ABI-common,
-#   linux-kbuild-SERIES and linux-source-SERIES at that exact version;
+#   linux-kbuild-SERIES and linux-source-SERIES at that exact version, and
+#   v4l2loopback-dkms (module source) at its candidate version;
 # - unpacks them into the cache and runs depmod; the headers' Makefile is
 #   pointed at the unpacked -common tree; only the source files the rig
 #   compiles are taken out of linux-source's tarball.
@@ -140,6 +141,23 @@ if ! stamp_ok "$KDIR/.stamp-src" "$KEY"; then
     for f in "${SRC_FILES[@]}"; do [ -f "$KDIR/src.tmp/$f" ] || die "missing $f in source tarball"; done
     mv "$KDIR/src.tmp" "$KDIR/src"
     stamp_set "$KDIR/.stamp-src" "$KEY"
+fi
+
+# --- v4l2loopback's source (an MJPEG-only camera for the mjpeg scenario) -----
+# Debian ships it as DKMS source only; build-v4l2loopback.sh compiles it.
+LOOPBACK_VER=$(apt-cache show --no-all-versions v4l2loopback-dkms 2>/dev/null | sed -n 's/^Version: //p' | head -n1)
+[ -n "$LOOPBACK_VER" ] || die "v4l2loopback-dkms is unknown to apt"
+DEB_LOOPBACK=$(download v4l2loopback-dkms "$LOOPBACK_VER")
+KEY=$(fingerprint "$SELF" "${DEB_LOOPBACK##*/}")
+if ! stamp_ok "$KDIR/.stamp-v4l2loopback-src" "$KEY" || [ ! -f "$KDIR/v4l2loopback-src/v4l2loopback.c" ]; then
+    log "unpacking $(basename "$DEB_LOOPBACK")"
+    rm -rf "$KDIR/v4l2loopback-src" "$KDIR/v4l2loopback-src.tmp"
+    dpkg-deb -x "$DEB_LOOPBACK" "$KDIR/v4l2loopback-src.tmp"
+    src=$(find "$KDIR/v4l2loopback-src.tmp/usr/src" -mindepth 1 -maxdepth 1 -type d -name 'v4l2loopback-*' | head -n1)
+    [ -n "$src" ] && [ -f "$src/v4l2loopback.c" ] || die "no usr/src/v4l2loopback-*/v4l2loopback.c in $DEB_LOOPBACK"
+    mv "$src" "$KDIR/v4l2loopback-src"
+    rm -rf "$KDIR/v4l2loopback-src.tmp"
+    stamp_set "$KDIR/.stamp-v4l2loopback-src" "$KEY"
 fi
 
 stamp_set "$KDIR/.stamp-fetch" "$KPKGVER"

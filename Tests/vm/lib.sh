@@ -9,6 +9,8 @@
 #       kernels/KVER/headers/     unpacked linux-headers-*-amd64, -common, linux-kbuild-*
 #       kernels/KVER/src/         the few files taken from linux-source-*.tar.xz
 #       kernels/KVER/gpio-sim/    out-of-tree gpio-sim build (.ko also installed into root/)
+#       kernels/KVER/v4l2loopback-src/, v4l2loopback/   its source (from Debian's
+#                                 v4l2loopback-dkms) and build, likewise installed
 #   per checkout        <repo>/build/vm/   initramfs images, boot logs (gitignored)
 
 set -euo pipefail

@@ -33,13 +33,14 @@ SCENARIO=$VM_DIR/scenarios/$NAME.sh
 for f in "${EXTRAS[@]}"; do [ -f "$f" ] || die "no extra file $f"; done
 
 "$VM_DIR/build-gpio-sim.sh"
+"$VM_DIR/build-v4l2loopback.sh"
 load_kernel_env
 
 # Modules of the five drivers (dependencies are added by modprobe).
 # btvirt: hci_vhci's chain, plus af_alg algif_hash algif_skcipher (else
 # "Failed to open Virtual HCI device") and the drbg chain (ecdh self-test).
 MODULES=(
-    vivid
+    vivid v4l2loopback
     i2c-dev i2c-stub
     gpio-sim
     snd-aloop snd-dummy

@@ -43,7 +43,7 @@ grep -q '^speaker .*Loopback PCM' /tmp/selftest.out || fail "selftest did not se
 # camera.format = MJPEG streams through libv4l2 (the static binary carries
 # it and libv4lconvert). vivid sends no MJPEG, so libv4l2 hands on the
 # YUV 4:2:0 it asks for: this proves the libv4l2 fd, ioctl, mmap and
-# timestamp path; the MJPEG decode itself is a host test (MJPEGConversionTests).
+# timestamp path; the mjpeg scenario decodes real MJPEG from v4l2loopback.
 echo "camera.format = MJPEG" >/tmp/mjpeg.conf
 /bin/ts-gate selftest --board /bin/board.conf --config /tmp/mjpeg.conf >/tmp/selftest-mjpeg.out 2>&1 ||
     fail "selftest with camera.format = MJPEG exited $?: $(grep '^camera' /tmp/selftest-mjpeg.out)"
