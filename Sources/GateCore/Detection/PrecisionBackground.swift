@@ -416,6 +416,13 @@ extension PrecisionDetector {
                 silhouette[x] = d &+ limit > limit &* 2 ? 1 : 0
             }
             let inverse = (1 << 40) / max(1, g)
+            let previousInverse = (1 << 40) / max(1, min(Int(previousGain[y]), 16383))
+            // Unchanged: two frames' difference within what their noise
+            // explains, at the silhouette's confidence: t is four sigmas of
+            // one frame's noise, a difference of two frames has sqrt(2)
+            // times as much (and each frame its own row gain's error), so
+            // t x sqrt(2), in luma x 65536 (sqrt(2) x 65536 = 92 682).
+            let still16 = t &* 92_682
             if y & 3 == upkeepPhase {
                 for x in 0..<width where silhouette[x] == 0 {
                     // An arithmetic shift: rounds towards minus infinity, a bias
@@ -440,12 +447,17 @@ extension PrecisionDetector {
                     unchanged[x] = 0
                 } else {
                     count &+= 1
-                    let v = Int(pixels[x])
-                    let change = v &- Int(before[x])
-                    if change <= t && change >= -t {
+                    // Each frame's luma brought to the background's light
+                    // (x 65536): flicker changes a bright pixel by more than
+                    // the noise from one frame to the next, and a scene
+                    // that never counted as unchanged would never be hidden
+                    // nor absorbed.
+                    let value = (Int(pixels[x]) &* inverse) >> 12
+                    let change = value &- ((Int(before[x]) &* previousInverse) >> 12)
+                    if change <= still16 && change >= -still16 {
                         let n = unchanged[x] &+ 1
                         if n >= absorb {
-                            let b = Int32(truncatingIfNeeded: (v &* inverse) >> 12)
+                            let b = Int32(truncatingIfNeeded: value)
                             model[x] = b
                             model16[x] = PrecisionDetector.narrow(b)
                             unchanged[x] = 0

@@ -104,7 +104,10 @@ public final class PrecisionDetector {
     /// Per-row silhouette threshold, luma.
     let threshold: UnsafeMutablePointer<Int32>
     /// This frame's gain of each row against the background, x 4096.
-    let gain: UnsafeMutablePointer<Int32>
+    var gain: UnsafeMutablePointer<Int32>
+    /// The previous frame's, so that whether a pixel changed is asked of
+    /// the scene, not of the light (mains flicker changes every pixel).
+    var previousGain: UnsafeMutablePointer<Int32>
     /// Frames each silhouette pixel has stayed unchanged.
     let still: UnsafeMutablePointer<UInt8>
     let calibration: UnsafeMutablePointer<UInt8>
@@ -204,6 +207,8 @@ public final class PrecisionDetector {
         threshold.initialize(repeating: 12, count: image.height)
         gain = .allocate(capacity: image.height)
         gain.initialize(repeating: 4096, count: image.height)
+        previousGain = .allocate(capacity: image.height)
+        previousGain.initialize(repeating: 4096, count: image.height)
         still = .allocate(capacity: pixelCount)
         still.initialize(repeating: 0, count: pixelCount)
         calibration = .allocate(capacity: learning == .calibration ? pixelCount * settings.calibrationFrames : 1)
@@ -246,7 +251,7 @@ public final class PrecisionDetector {
 
     deinit {
         current.deallocate(); previous.deallocate(); background.deallocate(); background16.deallocate(); threshold.deallocate()
-        gain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
+        gain.deallocate(); previousGain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
         scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
         pieceRoot.deallocate(); stack.deallocate(); pieceParent.deallocate(); groups.deallocate()
@@ -279,6 +284,7 @@ public final class PrecisionDetector {
             }
             return nil
         }
+        swap(&gain, &previousGain)
         estimateRowGains()
         let silhouette = segment()
         if silhouette * 5 > pixelCount * 2 {

@@ -25,12 +25,19 @@ struct PrecisionScene {
         var speed = 640.0
         var lean = 0.0
         var armReach = 0.0
+        /// A standing start: with an acceleration (px/s^2), the runner stands
+        /// still in view until `start` (s), then accelerates from rest so that
+        /// the torso front reaches the gate at `crossing`; `speed` is unused.
+        var acceleration = 0.0
+        var start = 0.0
     }
     var runners = [Runner()]
     var gateX = 160.0
     /// From `lightStepAt` seconds every luma is multiplied by `lightFactor` (a cloud).
     var lightStepAt = Double.infinity
     var lightFactor = 1.0
+    /// Mains flicker: every luma times 1 + flicker x sin(2 pi 100 Hz t), t the row's exposure instant.
+    var flicker = 0.0
     /// From `shiftAt` seconds the whole view is shifted by `shift` pixels (a bumped camera).
     var shiftAt = Double.infinity
     var shift = 0
@@ -69,7 +76,11 @@ struct PrecisionScene {
     }
 
     /// Torso front at time t (pixels): it reaches gateX at the crossing.
-    func front(_ runner: Runner, at t: Double) -> Double { gateX + runner.speed * (t - runner.crossing) }
+    func front(_ runner: Runner, at t: Double) -> Double {
+        guard runner.acceleration > 0 else { return gateX + runner.speed * (t - runner.crossing) }
+        let run = runner.crossing - runner.start, moving = max(0, t - runner.start)
+        return gateX - 0.5 * runner.acceleration * (run * run - moving * moving)
+    }
 
     /// The parts of a runner at time t, back to front, with their luma (image rows grow downwards).
     func parts(_ runner: Runner, at t: Double) -> [(Capsule, Double)] {
@@ -136,7 +147,8 @@ struct PrecisionScene {
                 }
                 for x in 0..<width where cover[x] > 0 { layer[x] = layer[x] * (1 - cover[x]) + 60 * cover[x] }
             }
-            let light = t >= lightStepAt ? lightFactor : 1
+            var light = t >= lightStepAt ? lightFactor : 1
+            if flicker > 0 { light *= 1 + flicker * PortableMath.sin(PortableMath.twoPi * 100 * t) }
             for x in 0..<width {
                 random = random &* 6364136223846793005 &+ 1442695040888963407
                 let n = (Double(random >> 40) / Double(1 << 24) - 0.5) * 2 * noise * 1.73
@@ -148,13 +160,14 @@ struct PrecisionScene {
     /// When runner k's torso front reaches the gate (seconds).
     func truth(_ k: Int = 0) -> Double { runners[k].crossing }
 
-    /// Runs precision mode over `seconds` of frames; returns its crossings.
-    func detect(seconds: Double, settings: DetectorSettings = DetectorSettings(),
+    /// Runs precision mode (or, learning from the first frames, photo-finish
+    /// mode's detector) over `seconds` of frames; returns its crossings.
+    func detect(seconds: Double, settings: DetectorSettings = DetectorSettings(), learning: SceneLearning = .calibration,
                 inspect: ((PrecisionDetector, Int) -> Void)? = nil) -> [DetectedCrossing] {
         var s = settings
         s.gatePosition = gateX / Double(width)
         s.readoutNanos = Int64((readout * 1e9).rounded())
-        let detector = PrecisionDetector(width: width, height: height, settings: s)
+        let detector = PrecisionDetector(width: width, height: height, settings: s, learning: learning)
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
         defer { pixels.deallocate() }
         var found: [DetectedCrossing] = []
