@@ -107,19 +107,18 @@ final class PrecisionDistance {
     private let columns: UnsafeMutablePointer<Int32>
     private let s: UnsafeMutablePointer<Int32>
     private let t: UnsafeMutablePointer<Int32>
-    private let g: UnsafeMutablePointer<Int32>
     /// Squared distances, indexed like the image (only the last rectangle is valid).
     let squared: UnsafeMutablePointer<Int32>
 
     init(width: Int, height: Int) {
         self.width = width
         columns = .allocate(capacity: (width + 2) * (height + 2))
-        s = .allocate(capacity: width + 2); t = .allocate(capacity: width + 2); g = .allocate(capacity: width + 2)
+        s = .allocate(capacity: width + 2); t = .allocate(capacity: width + 2)
         squared = .allocate(capacity: width * height)
     }
 
     deinit {
-        columns.deallocate(); s.deallocate(); t.deallocate(); g.deallocate(); squared.deallocate()
+        columns.deallocate(); s.deallocate(); t.deallocate(); squared.deallocate()
     }
 
     /// Distances for the pixels of `mask` equal to `value` in columns
@@ -130,59 +129,69 @@ final class PrecisionDistance {
         let n = w + 2          // one outside column each side
         let rows = h + 2       // one outside row above and below
         let far = Int32(rows + n)
-        // Phase 1: per column, the distance to the nearest outside pixel in that column.
+        // Phase 1: per column, the distance to the nearest outside pixel in
+        // that column: down the rows, then up. Row after row, so that the
+        // mask and the table are read in memory order (and in vector lanes).
         for c in 0..<n {
             columns[c] = 0
             columns[(rows - 1) * n + c] = 0
         }
         for r in 1...h {
-            columns[r * n] = 0
-            columns[r * n + n - 1] = 0
+            let line = mask + (y0 + r - 1) * width + x0 - 1, above = columns + (r - 1) * n, here = columns + r * n
+            here[0] = 0
+            here[n - 1] = 0
+            for c in 1...w { here[c] = line[c] == value ? min(far, above[c] &+ 1) : 0 }
         }
-        for c in 1...w {
-            let x = x0 + c - 1
-            var d: Int32 = 0
-            for r in 1...h {
-                d = mask[(y0 + r - 1) * width + x] == value ? min(far, d + 1) : 0
-                columns[r * n + c] = d
-            }
-            d = 0
-            for r in stride(from: h, through: 1, by: -1) {
-                let here = columns[r * n + c]
-                d = here == 0 ? 0 : min(here, d + 1)
-                columns[r * n + c] = d
-            }
+        for r in stride(from: h, through: 1, by: -1) {
+            let below = columns + (r + 1) * n, here = columns + r * n
+            for c in 1...w { here[c] = min(here[c], below[c] &+ 1) }
         }
         // Phase 2: per row, the lower envelope of the parabolas (x - i)^2 + g(i)^2.
+        // An outside pixel (g = 0) is nearer to every pixel beyond it than any
+        // column further on, so each run of inside pixels needs only the
+        // columns from the outside pixel before it to the one after it.
         for r in 1...h {
-            for c in 0..<n { g[c] = columns[r * n + c] }
-            var q = 0
-            s[0] = 0; t[0] = 0
-            for u in 1..<n {
-                while q >= 0 && f(Int(t[q]), Int(s[q])) > f(Int(t[q]), u) { q -= 1 }
-                if q < 0 {
-                    q = 0; s[0] = Int32(u)
-                } else {
-                    let i = Int(s[q])
-                    let gi = Int(g[i]), gu = Int(g[u])
-                    let numerator = u * u - i * i + gu * gu - gi * gi, denominator = 2 * (u - i)
-                    // Floor division: the numerator may be negative.
-                    let sep = numerator >= 0 ? numerator / denominator : -((-numerator + denominator - 1) / denominator)
-                    let wv = 1 + sep
-                    if wv < n { q += 1; s[q] = Int32(u); t[q] = Int32(wv) }
-                }
-            }
-            for u in stride(from: n - 1, through: 0, by: -1) {
-                if u >= 1 && u <= w {
-                    squared[(y0 + r - 1) * width + x0 + u - 1] = Int32(f(u, Int(s[q])))
-                }
-                if u == Int(t[q]) { q -= 1 }
+            let g = columns + r * n
+            let out = squared + (y0 + r - 1) * width + x0 - 1   // out[c] is column c of the table
+            var c = 1
+            while c <= w {
+                if g[c] == 0 { out[c] = 0; c += 1; continue }
+                var end = c
+                while g[end + 1] != 0 { end += 1 }     // column n - 1 is outside: the run ends
+                envelope(g, from: c - 1, to: end + 1, into: out)
+                c = end + 1
             }
         }
     }
 
+    /// Writes the least (u - i)^2 + g(i)^2 over i in lo...hi for each u
+    /// strictly between lo and hi (Meijster's second pass on that range).
     @inline(__always)
-    private func f(_ x: Int, _ i: Int) -> Int {
+    private func envelope(_ g: UnsafeMutablePointer<Int32>, from lo: Int, to hi: Int, into out: UnsafeMutablePointer<Int32>) {
+        var q = 0
+        s[0] = Int32(lo); t[0] = Int32(lo)
+        for u in (lo + 1)...hi {
+            while q >= 0 && f(g, Int(t[q]), Int(s[q])) > f(g, Int(t[q]), u) { q -= 1 }
+            if q < 0 {
+                q = 0; s[0] = Int32(u)
+            } else {
+                let i = Int(s[q])
+                let gi = Int(g[i]), gu = Int(g[u])
+                let numerator = u * u - i * i + gu * gu - gi * gi, denominator = 2 * (u - i)
+                // Floor division: the numerator may be negative.
+                let sep = numerator >= 0 ? numerator / denominator : -((-numerator + denominator - 1) / denominator)
+                let wv = 1 + sep
+                if wv <= hi { q += 1; s[q] = Int32(u); t[q] = Int32(wv) }
+            }
+        }
+        for u in stride(from: hi, through: lo, by: -1) {
+            if u > lo && u < hi { out[u] = Int32(f(g, u, Int(s[q]))) }
+            if u == Int(t[q]) { q -= 1 }
+        }
+    }
+
+    @inline(__always)
+    private func f(_ g: UnsafeMutablePointer<Int32>, _ x: Int, _ i: Int) -> Int {
         let d = x - i
         let gi = Int(g[i])
         return d * d + gi * gi
