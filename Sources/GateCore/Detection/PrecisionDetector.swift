@@ -652,7 +652,8 @@ public final class PrecisionDetector {
         while true {
             var s = 1.0
             while total < limit {
-                let px = Int((Double(x) + direction * s * ax).rounded()), py = Int((Double(y) + direction * s * ay).rounded())
+                let px = PortableMath.nearest(Double(x) + direction * s * ax)
+                let py = PortableMath.nearest(Double(y) + direction * s * ay)
                 guard px >= body.minX && px <= body.maxX && py >= body.minY && py <= body.maxY,
                       core[py * width + px] == mark else { break }
                 total += 1

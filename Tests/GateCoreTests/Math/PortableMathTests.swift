@@ -32,4 +32,20 @@ import Testing
         #expect(abs(mean) < 0.03)
         #expect(abs(variance - 1) < 0.05)
     }
+    @Test func nearestRoundsLikeRoundedHalvesAwayFromZero() {
+        // Halves, the doubles either side of them, and random values.
+        var values: [Double] = [0, -0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                                4_503_599_627_370_495.5, -4_503_599_627_370_495.5]
+        for k in -300...300 {
+            let half = Double(k) + 0.5
+            values += [half, half.nextUp, half.nextDown, Double(k), Double(k).nextUp, Double(k).nextDown]
+        }
+        var random = SplitMix64(seed: 3)
+        for _ in 0..<10_000 { values.append(random.uniform(-2000, 2000)) }
+        for x in values {
+            let expected = Int(x.rounded())
+            let got = PortableMath.nearest(x)
+            #expect(got == expected, "x = \(x)")
+        }
+    }
 }
