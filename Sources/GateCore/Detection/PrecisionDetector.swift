@@ -434,6 +434,10 @@ public final class PrecisionDetector {
             let c = core + y * width
             for x in body.minX...body.maxX { c[x] = 0 }
         }
+        // Span by span: a popped pixel's row is marked as far as it is open
+        // either way, and each open run in the rows above and below that
+        // span is pushed once (every pixel is marked when pushed, so the
+        // stack never holds more than the box's pixels).
         var top = 0
         for x in body.minX...body.maxX {
             flood(x, body.minY, value: value, top: &top)
@@ -447,10 +451,12 @@ public final class PrecisionDetector {
             top -= 1
             let i = Int(stack[top])
             let x = i % width, y = i / width
-            if x > body.minX { flood(x - 1, y, value: value, top: &top) }
-            if x < body.maxX { flood(x + 1, y, value: value, top: &top) }
-            if y > body.minY { flood(x, y - 1, value: value, top: &top) }
-            if y < body.maxY { flood(x, y + 1, value: value, top: &top) }
+            let line = mask + y * width, c = core + y * width
+            var left = x, right = x
+            while left > body.minX && line[left - 1] != value && c[left - 1] == 0 { left -= 1; c[left] = 1 }
+            while right < body.maxX && line[right + 1] != value && c[right + 1] == 0 { right += 1; c[right] = 1 }
+            if y > body.minY { floodRuns(y - 1, left, right, value: value, top: &top) }
+            if y < body.maxY { floodRuns(y + 1, left, right, value: value, top: &top) }
         }
         for y in body.minY...body.maxY {
             let line = mask + y * width, c = core + y * width
@@ -463,6 +469,19 @@ public final class PrecisionDetector {
     private func flood(_ x: Int, _ y: Int, value: UInt8, top: inout Int) {
         let i = y * width + x
         if mask[i] != value && core[i] == 0 { core[i] = 1; stack[top] = Int32(i); top += 1 }
+    }
+
+    /// Floods the first pixel of each open run (not body, not marked) of row
+    /// y within columns left...right.
+    @inline(__always)
+    private func floodRuns(_ y: Int, _ left: Int, _ right: Int, value: UInt8, top: inout Int) {
+        let line = mask + y * width, c = core + y * width
+        var inRun = false
+        for x in left...right {
+            let open = line[x] != value && c[x] == 0
+            if open && !inRun { c[x] = 1; stack[top] = Int32(y * width + x); top += 1 }
+            inRun = open
+        }
     }
 
     private func pieceFind(_ i: Int) -> Int {
