@@ -238,7 +238,7 @@ final class FrontTracker {
         guard det.magnitude > 1e-30 else { return nil }
         let a = (f0 * (s2 * s4 - s3 * s3) - s1 * (f1 * s4 - s3 * f2) + s2 * (f1 * s3 - s2 * f2)) / det
         let b = (s0 * (f1 * s4 - f2 * s3) - f0 * (s1 * s4 - s3 * s2) + s2 * (s1 * f2 - f1 * s2)) / det
-        let c = (s0 * (s2 * f2 - s3 * f1) - s1 * (s1 * f2 - s3 * f0) + f0 * (s1 * s3 - s2 * s2)) / det
+        let c = (s0 * (s2 * f2 - s3 * f1) - s1 * (s1 * f2 - s2 * f1) + f0 * (s1 * s3 - s2 * s2)) / det
         // a + b t + c t^2 = 0: the root nearest t = 0 (where the line crosses).
         var root: Double
         if c == 0 {
