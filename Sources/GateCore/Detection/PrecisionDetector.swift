@@ -727,7 +727,8 @@ public final class PrecisionDetector {
                 let then = LumaFrame(pixels: frame.pixels, width: frame.width, height: frame.height, rowStride: frame.rowStride,
                                      pixelStride: frame.pixelStride, timestampNanos: entry.frameNanos, sequence: entry.sequence)
                 report(track.tracker.add(front: front, atNanos: direction == .leftToRight ? entry.rightNanos : entry.leftNanos,
-                                         direction: direction, frame: then, occupancy: entry.occupancy), into: &result)
+                                         direction: direction, frame: then, occupancy: entry.occupancy,
+                                         jumpLimit: jumpLimit(torso)), into: &result)
             }
             track.remembered = 0
             guard let sample = measureFront(torso, candidate: track.matched, direction: direction, frame: frame,
@@ -736,10 +737,16 @@ public final class PrecisionDetector {
             lastFrontNanos = sample.nanos
             lastHalfDepth = torso.halfDepth
             report(track.tracker.add(front: sample.front, atNanos: sample.nanos, direction: direction, frame: frame,
-                                     occupancy: occupancy), into: &result)
+                                     occupancy: occupancy, jumpLimit: jumpLimit(torso)), into: &result)
         }
         return result
     }
+
+    /// How far the front may land ahead of its path before `FrontTracker`
+    /// takes it for a jump: half the torso's half depth (~7 cm, tens of
+    /// times what a sprinter's acceleration moves it off its path in a
+    /// frame), at least two pixels (the front's noise, a pixel's quantization).
+    private func jumpLimit(_ torso: Torso) -> Double { max(2, 0.5 * torso.halfDepth) }
 
     /// Keeps the first crossing of the frame unless one was reported within the cooldown.
     private func report(_ crossing: DetectedCrossing?, into result: inout DetectedCrossing?) {
