@@ -673,10 +673,19 @@ public final class PrecisionDetector {
             var bestDistance = Double.infinity
             for c in 0..<candidateCount where !candidates[c].matched {
                 let t = candidates[c]
-                let dx = t.centroidX - (track.centroidX + track.stepX), dy = t.centroidY - track.centroidY
+                // Where it should be: one step per frame since it was last seen.
+                let frames = Double(track.missed + 1)
+                let dx = t.centroidX - (track.centroidX + frames * track.stepX), dy = t.centroidY - track.centroidY
+                // The centroid is known to within the torso's size, and the
+                // torso may be measured smaller or larger than last frame
+                // (the scene a runner leaves, attached to their back while
+                // the background still holds them, deepens the torso until
+                // it comes off: then the centroid jumps ahead by about the
+                // depth it loses). So the larger of the two depths.
+                let size = max(t.halfDepth, track.halfDepth)
                 // A young track does not know its speed yet: up to 18 m/s at 30 fps.
-                let limitX = 2 * t.halfDepth + 1.5 * track.stepX.magnitude + (track.moves < 2 ? 3 * t.halfDepth : 0)
-                guard dx.magnitude <= limitX, dy.magnitude <= 2 * t.halfDepth else { continue }
+                let limitX = 2 * size + 1.5 * frames * track.stepX.magnitude + (track.moves < 2 ? 3 * size : 0)
+                guard dx.magnitude <= limitX, dy.magnitude <= 2 * size else { continue }
                 let d = dx * dx + dy * dy
                 if d < bestDistance { bestDistance = d; best = c }
             }
@@ -706,7 +715,7 @@ public final class PrecisionDetector {
         }
         for track in tracks where track.active && track.matched >= 0 {
             let torso = candidates[track.matched]
-            track.move(toX: torso.centroidX, y: torso.centroidY)
+            track.move(toX: torso.centroidX, y: torso.centroidY, halfDepth: torso.halfDepth)
             let velocity = track.stepX * 1e9 / Double(max(1, frameIntervalNanos))
             let occupancy = Double(groups[torso.group].maxY - groups[torso.group].minY + 1) / Double(height)
             guard let direction = track.direction(halfDepth: torso.halfDepth) else {
@@ -991,6 +1000,8 @@ final class PrecisionTrack {
     var matched = -1
     /// Frames it has moved through.
     private(set) var moves = 0
+    /// The torso half depth when last seen.
+    private(set) var halfDepth = 0.0
 
     /// Both sides' fronts of the frames before the direction was clear.
     struct Remembered {
@@ -1039,10 +1050,12 @@ final class PrecisionTrack {
         stepX = 0
         missed = 0
         moves = 0
+        halfDepth = 0
     }
 
-    func move(toX x: Double, y: Double) {
-        let step = x - centroidX
+    func move(toX x: Double, y: Double, halfDepth: Double) {
+        self.halfDepth = halfDepth
+        let step = (x - centroidX) / Double(missed + 1)
         stepX = moves == 0 ? step : 0.5 * stepX + 0.5 * step
         if moves > 0 || step != 0 { moves += 1 }
         centroidX = x
