@@ -60,13 +60,20 @@ final class FrontTracker {
     }
 
     func reset() {
+        forgetFronts()
+        rearmed = true
+    }
+
+    /// Drops the fronts and any crossing pending on them, keeping the
+    /// cooldown and the rearming (a track that turned: its fronts were the
+    /// other side's edge; it is still the body that just crossed).
+    func forgetFronts() {
         pendingLeft = 0
         jumpIndex = -1
         earliestRoot = nil
         velocity = 0
         count = 0
         next = 0
-        rearmed = true
     }
 
     /// Adds this frame's torso front (work columns) seen at `nanos`; returns

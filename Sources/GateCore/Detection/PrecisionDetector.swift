@@ -1069,11 +1069,18 @@ final class PrecisionTrack {
     func direction(halfDepth: Double) -> CrossingDirection? {
         let moved = centroidX - anchorX
         let needed = settled == nil ? max(2, 0.5 * halfDepth) : max(3, halfDepth)
+        // A turn forgets the fronts: they were the other side's edge.
         if moved >= needed {
-            if settled != .leftToRight { settled = .leftToRight }
+            if settled != .leftToRight {
+                if settled != nil { tracker.forgetFronts() }
+                settled = .leftToRight
+            }
             anchorX = centroidX
         } else if moved <= -needed {
-            if settled != .rightToLeft { settled = .rightToLeft }
+            if settled != .rightToLeft {
+                if settled != nil { tracker.forgetFronts() }
+                settled = .rightToLeft
+            }
             anchorX = centroidX
         } else if let settled, (settled == .leftToRight ? moved > 0 : moved < 0) {
             // Keep the anchor at the farthest point along the settled direction.
