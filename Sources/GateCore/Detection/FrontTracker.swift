@@ -60,21 +60,35 @@ final class FrontTracker {
     }
 
     func reset() {
+        forgetFronts()
+        rearmed = true
+    }
+
+    /// Drops the fronts and any crossing pending on them, keeping the
+    /// cooldown and the rearming (a track that turned: its fronts were the
+    /// other side's edge; it is still the body that just crossed).
+    func forgetFronts() {
         pendingLeft = 0
+        jumpIndex = -1
+        earliestRoot = nil
         velocity = 0
         count = 0
         next = 0
-        rearmed = true
     }
 
     /// Adds this frame's torso front (work columns) seen at `nanos`; returns
     /// a crossing when the front has just reached the gate line.
+    ///
+    /// `jumpLimit` (work pixels): farther than this ahead of where its speed
+    /// takes it, the front has not moved there; a different outline is being
+    /// measured (see `noteJump`).
     func add(front: Double, atNanos nanos: Int64, direction: CrossingDirection, frame: LumaFrame,
-             occupancy: Double) -> DetectedCrossing? {
-        let last = (next + settings.fitSamples - 1) % settings.fitSamples
-        let previous = count > 0 ? fronts[last] : front
+             occupancy: Double, jumpLimit: Double = .infinity) -> DetectedCrossing? {
         if count == 0 { baseNanos = nanos }
         let seconds = Double(nanos - baseNanos) / 1e9
+        noteJump(front: front, seconds: seconds, direction: direction, limit: jumpLimit)
+        let last = (next + settings.fitSamples - 1) % settings.fitSamples
+        let previous = count > 0 ? fronts[last] : front
         if count > 0 && seconds > times[last] { velocity = (front - previous) / (seconds - times[last]) }
         times[next] = seconds
         fronts[next] = front
@@ -122,6 +136,82 @@ final class FrontTracker {
             occupancyAtTrigger: occupancy)
     }
 
+    /// A forward jump of the front waiting for the next sample to confirm
+    /// it: the ring index of the sample that jumped (-1: none), and the
+    /// speed before the jump.
+    private var jumpIndex = -1
+    private var jumpVelocity = 0.0
+    /// After a jump, the instant of the last sample dropped (seconds from
+    /// `baseNanos`); nil otherwise.
+    private var earliestRoot: Double?
+
+    /// Finds where the measured front jumped ahead of its own path and
+    /// stayed there, and forgets the samples before the jump.
+    ///
+    /// Why: a torso's front cannot leave its path. A sprinter's acceleration
+    /// (under about 10 m/s^2) moves it less than a centimetre off its
+    /// constant-speed path in a frame at 30 fps, a few hundredths of the
+    /// torso's depth; `jumpLimit` is far above that and above the noise. A
+    /// front that jumps ahead by more and stays ahead was lagging before:
+    /// the silhouette behind it held the torso back (the scene a runner
+    /// leaves while the background still holds them, attached to their
+    /// back, deepens the torso and moves its measured front back). The
+    /// fronts from before the jump sit on a curve of their own, parallel to
+    /// the true one; a fit through both, or the outlier test's best curve
+    /// through the older ones, times the crossing late by the lag. A single
+    /// sample ahead (a limb) is not a jump: the next one is back on the old
+    /// path, and the outlier test leaves it out.
+    private func noteJump(front: Double, seconds: Double, direction: CrossingDirection, limit: Double) {
+        guard limit.isFinite, count >= 2 else { jumpIndex = -1; return }
+        let sign = direction == .leftToRight ? 1.0 : -1.0
+        if jumpIndex >= 0 {
+            let expected = fronts[jumpIndex] + jumpVelocity * (seconds - times[jumpIndex])
+            if (front - expected).magnitude <= limit {
+                // Confirmed: keep the sample that jumped; this one follows.
+                let kept = (time: times[jumpIndex], front: fronts[jumpIndex])
+                // The crossing may lie before every sample kept, back to the
+                // last one dropped (see `fitQuadratic`).
+                let before = (jumpIndex + settings.fitSamples - 1) % settings.fitSamples
+                earliestRoot = times[before]
+                times[0] = kept.time
+                fronts[0] = kept.front
+                count = 1
+                next = 1
+            }
+            jumpIndex = -1
+            return
+        }
+        guard let path = recentPath(), path.slope * sign > 0 else { return }
+        if (front - (path.intercept + path.slope * seconds)) * sign > limit {
+            jumpIndex = next
+            jumpVelocity = path.slope
+        }
+    }
+
+    /// The front's path from the last few samples (least squares line; one
+    /// sample off by a limb moves it less than the last two would, and over
+    /// a tenth of a second at 30 fps even a sprinter's start bends it by
+    /// under a pixel).
+    private func recentPath() -> LineFit? {
+        let n = min(count, 4)
+        guard n >= 2 else { return nil }
+        var st = 0.0, sf = 0.0
+        for k in 1...n {
+            let i = (next + settings.fitSamples - k) % settings.fitSamples
+            st += times[i]; sf += fronts[i]
+        }
+        let mt = st / Double(n), mf = sf / Double(n)
+        var stt = 0.0, stf = 0.0
+        for k in 1...n {
+            let i = (next + settings.fitSamples - k) % settings.fitSamples
+            stt += (times[i] - mt) * (times[i] - mt)
+            stf += (times[i] - mt) * (fronts[i] - mf)
+        }
+        guard stt > 0 else { return nil }
+        let slope = stf / stt
+        return LineFit(intercept: mf - slope * mt, slope: slope, residualVariance: 0, count: n)
+    }
+
     /// Times a pending crossing now, with the postroll samples seen so far
     /// (the track ended early: the runner left the view or was lost).
     func flushPending() -> DetectedCrossing? {
@@ -134,6 +224,7 @@ final class FrontTracker {
     /// samples) through the kept samples, which straddle the gate line.
     private func finishPending() -> DetectedCrossing? {
         pendingLeft = 0
+        defer { earliestRoot = nil }
         let sign = pendingDirection == .leftToRight ? 1.0 : -1.0
         excludeOutliers()
         defer { for i in 0..<settings.fitSamples { included[i] = true } }
@@ -238,7 +329,7 @@ final class FrontTracker {
         guard det.magnitude > 1e-30 else { return nil }
         let a = (f0 * (s2 * s4 - s3 * s3) - s1 * (f1 * s4 - s3 * f2) + s2 * (f1 * s3 - s2 * f2)) / det
         let b = (s0 * (f1 * s4 - f2 * s3) - f0 * (s1 * s4 - s3 * s2) + s2 * (s1 * f2 - f1 * s2)) / det
-        let c = (s0 * (s2 * f2 - s3 * f1) - s1 * (s1 * f2 - s3 * f0) + f0 * (s1 * s3 - s2 * s2)) / det
+        let c = (s0 * (s2 * f2 - s3 * f1) - s1 * (s1 * f2 - s2 * f1) + f0 * (s1 * s3 - s2 * s2)) / det
         // a + b t + c t^2 = 0: the root nearest t = 0 (where the line crosses).
         var root: Double
         if c == 0 {
@@ -253,7 +344,12 @@ final class FrontTracker {
             root = r1.magnitude < r2.magnitude ? r1 : r2
         }
         let span = last - first
-        guard root >= first - 0.25 * span, root <= last + 0.25 * span else { return nil }
+        // A quarter of the span beyond the samples; after a jump dropped the
+        // samples before the line (all kept ones are past it), back to the
+        // last one dropped: the line through samples past it, of a runner
+        // still accelerating, times the crossing late by a good part of a frame.
+        let earliest = min(first - 0.25 * span, (earliestRoot ?? .infinity) - near)
+        guard root >= earliest, root <= last + 0.25 * span else { return nil }
         var sse = 0.0
         for i in 0..<n where included[i] {
             let t = times[i] - near

@@ -693,10 +693,19 @@ public final class PrecisionDetector {
             var bestDistance = Double.infinity
             for c in 0..<candidateCount where !candidates[c].matched {
                 let t = candidates[c]
-                let dx = t.centroidX - (track.centroidX + track.stepX), dy = t.centroidY - track.centroidY
+                // Where it should be: one step per frame since it was last seen.
+                let frames = Double(track.missed + 1)
+                let dx = t.centroidX - (track.centroidX + frames * track.stepX), dy = t.centroidY - track.centroidY
+                // The centroid is known to within the torso's size, and the
+                // torso may be measured smaller or larger than last frame
+                // (the scene a runner leaves, attached to their back while
+                // the background still holds them, deepens the torso until
+                // it comes off: then the centroid jumps ahead by about the
+                // depth it loses). So the larger of the two depths.
+                let size = max(t.halfDepth, track.halfDepth)
                 // A young track does not know its speed yet: up to 18 m/s at 30 fps.
-                let limitX = 2 * t.halfDepth + 1.5 * track.stepX.magnitude + (track.moves < 2 ? 3 * t.halfDepth : 0)
-                guard dx.magnitude <= limitX, dy.magnitude <= 2 * t.halfDepth else { continue }
+                let limitX = 2 * size + 1.5 * frames * track.stepX.magnitude + (track.moves < 2 ? 3 * size : 0)
+                guard dx.magnitude <= limitX, dy.magnitude <= 2 * size else { continue }
                 let d = dx * dx + dy * dy
                 if d < bestDistance { bestDistance = d; best = c }
             }
@@ -726,7 +735,7 @@ public final class PrecisionDetector {
         }
         for track in tracks where track.active && track.matched >= 0 {
             let torso = candidates[track.matched]
-            track.move(toX: torso.centroidX, y: torso.centroidY)
+            track.move(toX: torso.centroidX, y: torso.centroidY, halfDepth: torso.halfDepth)
             let velocity = track.stepX * 1e9 / Double(max(1, frameIntervalNanos))
             let occupancy = Double(groups[torso.group].maxY - groups[torso.group].minY + 1) / Double(height)
             guard let direction = track.direction(halfDepth: torso.halfDepth) else {
@@ -747,7 +756,8 @@ public final class PrecisionDetector {
                 let then = LumaFrame(pixels: frame.pixels, width: frame.width, height: frame.height, rowStride: frame.rowStride,
                                      pixelStride: frame.pixelStride, timestampNanos: entry.frameNanos, sequence: entry.sequence)
                 report(track.tracker.add(front: front, atNanos: direction == .leftToRight ? entry.rightNanos : entry.leftNanos,
-                                         direction: direction, frame: then, occupancy: entry.occupancy), into: &result)
+                                         direction: direction, frame: then, occupancy: entry.occupancy,
+                                         jumpLimit: jumpLimit(torso)), into: &result)
             }
             track.remembered = 0
             guard let sample = measureFront(torso, candidate: track.matched, direction: direction, frame: frame,
@@ -756,10 +766,16 @@ public final class PrecisionDetector {
             lastFrontNanos = sample.nanos
             lastHalfDepth = torso.halfDepth
             report(track.tracker.add(front: sample.front, atNanos: sample.nanos, direction: direction, frame: frame,
-                                     occupancy: occupancy), into: &result)
+                                     occupancy: occupancy, jumpLimit: jumpLimit(torso)), into: &result)
         }
         return result
     }
+
+    /// How far the front may land ahead of its path before `FrontTracker`
+    /// takes it for a jump: half the torso's half depth (~7 cm, tens of
+    /// times what a sprinter's acceleration moves it off its path in a
+    /// frame), at least two pixels (the front's noise, a pixel's quantization).
+    private func jumpLimit(_ torso: Torso) -> Double { max(2, 0.5 * torso.halfDepth) }
 
     /// Keeps the first crossing of the frame unless one was reported within the cooldown.
     private func report(_ crossing: DetectedCrossing?, into result: inout DetectedCrossing?) {
@@ -1004,6 +1020,8 @@ final class PrecisionTrack {
     var matched = -1
     /// Frames it has moved through.
     private(set) var moves = 0
+    /// The torso half depth when last seen.
+    private(set) var halfDepth = 0.0
 
     /// Both sides' fronts of the frames before the direction was clear.
     struct Remembered {
@@ -1052,10 +1070,12 @@ final class PrecisionTrack {
         stepX = 0
         missed = 0
         moves = 0
+        halfDepth = 0
     }
 
-    func move(toX x: Double, y: Double) {
-        let step = x - centroidX
+    func move(toX x: Double, y: Double, halfDepth: Double) {
+        self.halfDepth = halfDepth
+        let step = (x - centroidX) / Double(missed + 1)
         stepX = moves == 0 ? step : 0.5 * stepX + 0.5 * step
         if moves > 0 || step != 0 { moves += 1 }
         centroidX = x
@@ -1069,11 +1089,18 @@ final class PrecisionTrack {
     func direction(halfDepth: Double) -> CrossingDirection? {
         let moved = centroidX - anchorX
         let needed = settled == nil ? max(2, 0.5 * halfDepth) : max(3, halfDepth)
+        // A turn forgets the fronts: they were the other side's edge.
         if moved >= needed {
-            if settled != .leftToRight { settled = .leftToRight }
+            if settled != .leftToRight {
+                if settled != nil { tracker.forgetFronts() }
+                settled = .leftToRight
+            }
             anchorX = centroidX
         } else if moved <= -needed {
-            if settled != .rightToLeft { settled = .rightToLeft }
+            if settled != .rightToLeft {
+                if settled != nil { tracker.forgetFronts() }
+                settled = .rightToLeft
+            }
             anchorX = centroidX
         } else if let settled, (settled == .leftToRight ? moved > 0 : moved < 0) {
             // Keep the anchor at the farthest point along the settled direction.
