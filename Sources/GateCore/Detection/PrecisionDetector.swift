@@ -376,52 +376,85 @@ public final class PrecisionDetector {
     private func fillCamouflage(_ body: Body, value: UInt8) {
         let longest = max(2, (body.maxY - body.minY + 1) / 10)
         for y in body.minY...body.maxY {
-            let tolerance = 2 * Int(threshold[y])
-            fillGaps(start: y * width, stride: 1, range: body.minX...body.maxX, longest: longest, value: value) { _ in tolerance }
+            let start = y * width, line = mask + start
+            let limit = 2 * Int(threshold[y])
+            var x = body.minX + 1
+            while x <= body.maxX {
+                // Eight positions at a time where none starts a gap (most of a body).
+                if x + 8 <= body.maxX + 1 && !Self.anyGapStarts(line + x, after: line + x - 1, value: value) {
+                    x += 8
+                    continue
+                }
+                if line[x] != value && line[x - 1] == value {
+                    fillGap(at: x, start: start, stride: 1, range: body.minX...body.maxX, longest: longest,
+                            value: value, limit: limit)
+                }
+                x += 1
+            }
         }
     }
 
     /// The same down each column: a camouflaged forearm across the torso
-    /// cuts it in two, one above the other.
+    /// cuts it in two, one above the other. Done row by row across the
+    /// columns, which reads the mask in memory order: a fill changes only
+    /// its own column, at and below the row where its gap starts, so each
+    /// column sees the same checks in the same order as walking it alone.
     private func fillCamouflageVertically(_ body: Body, value: UInt8) {
         let longest = max(2, (body.maxY - body.minY + 1) / 10)
-        for x in body.minX...body.maxX {
-            fillGaps(start: x, stride: width, range: body.minY...body.maxY, longest: longest, value: value) { y in
-                2 * Int(threshold[y])
+        guard body.maxY > body.minY else { return }
+        for y in (body.minY + 1)...body.maxY {
+            let line = mask + y * width, above = line - width
+            let limit = 2 * Int(threshold[y])
+            var x = body.minX
+            while x <= body.maxX {
+                if x + 8 <= body.maxX + 1 && !Self.anyGapStarts(line + x, after: above + x, value: value) {
+                    x += 8
+                    continue
+                }
+                if line[x] != value && above[x] == value {
+                    fillGap(at: y, start: x, stride: width, range: body.minY...body.maxY, longest: longest,
+                            value: value, limit: limit)
+                }
+                x += 1
             }
         }
     }
 
+    /// Whether any of eight mask bytes is not `value` where the byte it
+    /// follows (in `previous`, lane for lane) is: a gap starting there.
+    @inline(__always)
+    static func anyGapStarts(_ here: UnsafeMutablePointer<UInt8>, after previous: UnsafeMutablePointer<UInt8>,
+                             value: UInt8) -> Bool {
+        let h = UnsafeRawPointer(here).loadUnaligned(as: SIMD8<UInt8>.self)
+        let p = UnsafeRawPointer(previous).loadUnaligned(as: SIMD8<UInt8>.self)
+        let v = SIMD8<UInt8>(repeating: value)
+        return any((h .!= v) .& (p .== v))
+    }
+
     /// Along one line of the mask (positions `range`, `stride` apart from
-    /// `start`: 1 along a row, `width` down a column), fills each gap after
-    /// a body pixel that ends, within `longest`, at a body pixel of the same
-    /// luma (within `tolerance(position)`, taken where the gap starts).
-    private func fillGaps(start: Int, stride: Int, range: ClosedRange<Int>, longest: Int, value: UInt8,
-                          tolerance: (Int) -> Int) {
-        var x = range.lowerBound + 1
-        while x <= range.upperBound {
-            // x: the first position of a gap after a body pixel.
-            guard mask[start + x * stride] != value && mask[start + (x - 1) * stride] == value else { x += 1; continue }
-            let limit = tolerance(x)
-            var filled = false
-            var a = x - 1
-            while a >= max(range.lowerBound, x - 1 - longest / 2) && !filled {
-                if mask[start + a * stride] == value {
-                    let luma = Int(current[start + a * stride])
-                    var b = x + 1
-                    while b <= min(range.upperBound, a + longest + 1) {
-                        let difference = Int(current[start + b * stride]) - luma
-                        if mask[start + b * stride] == value && difference <= limit && difference >= -limit {
-                            for gap in (a + 1)..<b { mask[start + gap * stride] = value }
-                            filled = true
-                            break
-                        }
-                        b += 1
+    /// `start`: 1 along a row, `width` down a column), fills the gap that
+    /// starts at position x after a body pixel, if it ends within `longest`
+    /// at a body pixel of the same luma (within `limit`).
+    @inline(__always)
+    private func fillGap(at x: Int, start: Int, stride: Int, range: ClosedRange<Int>, longest: Int, value: UInt8,
+                         limit: Int) {
+        var filled = false
+        var a = x - 1
+        while a >= max(range.lowerBound, x - 1 - longest / 2) && !filled {
+            if mask[start + a * stride] == value {
+                let luma = Int(current[start + a * stride])
+                var b = x + 1
+                while b <= min(range.upperBound, a + longest + 1) {
+                    let difference = Int(current[start + b * stride]) - luma
+                    if mask[start + b * stride] == value && difference <= limit && difference >= -limit {
+                        for gap in (a + 1)..<b { mask[start + gap * stride] = value }
+                        filled = true
+                        break
                     }
+                    b += 1
                 }
-                a -= 1
             }
-            x += 1
+            a -= 1
         }
     }
 
