@@ -378,18 +378,9 @@ public final class PrecisionDetector {
         for y in body.minY...body.maxY {
             let start = y * width, line = mask + start
             let limit = 2 * Int(threshold[y])
-            var x = body.minX + 1
-            while x <= body.maxX {
-                // Eight positions at a time where none starts a gap (most of a body).
-                if x + 8 <= body.maxX + 1 && !Self.anyGapStarts(line + x, after: line + x - 1, value: value) {
-                    x += 8
-                    continue
-                }
-                if line[x] != value && line[x - 1] == value {
-                    fillGap(at: x, start: start, stride: 1, range: body.minX...body.maxX, longest: longest,
-                            value: value, limit: limit)
-                }
-                x += 1
+            forEachGapStart(line, after: line - 1, from: body.minX + 1, through: body.maxX, value: value) { x in
+                fillGap(at: x, start: start, stride: 1, range: body.minX...body.maxX, longest: longest,
+                        value: value, limit: limit)
             }
         }
     }
@@ -403,32 +394,37 @@ public final class PrecisionDetector {
         let longest = max(2, (body.maxY - body.minY + 1) / 10)
         guard body.maxY > body.minY else { return }
         for y in (body.minY + 1)...body.maxY {
-            let line = mask + y * width, above = line - width
+            let line = mask + y * width
             let limit = 2 * Int(threshold[y])
-            var x = body.minX
-            while x <= body.maxX {
-                if x + 8 <= body.maxX + 1 && !Self.anyGapStarts(line + x, after: above + x, value: value) {
-                    x += 8
-                    continue
-                }
-                if line[x] != value && above[x] == value {
-                    fillGap(at: y, start: x, stride: width, range: body.minY...body.maxY, longest: longest,
-                            value: value, limit: limit)
-                }
-                x += 1
+            forEachGapStart(line, after: line - width, from: body.minX, through: body.maxX, value: value) { x in
+                fillGap(at: y, start: x, stride: width, range: body.minY...body.maxY, longest: longest,
+                        value: value, limit: limit)
             }
         }
     }
 
-    /// Whether any of eight mask bytes is not `value` where the byte it
-    /// follows (in `previous`, lane for lane) is: a gap starting there.
+    /// Calls `fill(x)`, x rising from `first` through `last`, where a gap
+    /// starts: `here[x]` is not `value` and `previous[x]` (the pixel before
+    /// it along the line being filled) is. Eight positions at a time where
+    /// none starts one (most of a body); each check reads the mask as the
+    /// fills before it left it.
     @inline(__always)
-    static func anyGapStarts(_ here: UnsafeMutablePointer<UInt8>, after previous: UnsafeMutablePointer<UInt8>,
-                             value: UInt8) -> Bool {
-        let h = UnsafeRawPointer(here).loadUnaligned(as: SIMD8<UInt8>.self)
-        let p = UnsafeRawPointer(previous).loadUnaligned(as: SIMD8<UInt8>.self)
+    private func forEachGapStart(_ here: UnsafeMutablePointer<UInt8>, after previous: UnsafeMutablePointer<UInt8>,
+                                 from first: Int, through last: Int, value: UInt8, _ fill: (Int) -> Void) {
         let v = SIMD8<UInt8>(repeating: value)
-        return any((h .!= v) .& (p .== v))
+        var x = first
+        while x <= last {
+            if x + 8 <= last + 1 {
+                let h = UnsafeRawPointer(here + x).loadUnaligned(as: SIMD8<UInt8>.self)
+                let p = UnsafeRawPointer(previous + x).loadUnaligned(as: SIMD8<UInt8>.self)
+                if !any((h .!= v) .& (p .== v)) {
+                    x += 8
+                    continue
+                }
+            }
+            if here[x] != value && previous[x] == value { fill(x) }
+            x += 1
+        }
     }
 
     /// Along one line of the mask (positions `range`, `stride` apart from
