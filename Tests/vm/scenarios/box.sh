@@ -65,6 +65,25 @@ start_box() {
     wait_for 15 grep -q "press the button to arm" /tmp/run.out || fail "the box did not start: $(cat /tmp/run.out)"
 }
 
+# time_clip FEEDER WHAT [LOG [CONFIG]]: while the background job FEEDER
+# feeds the camera a clip with one runner, starts the box (with CONFIG),
+# arms it, waits for the feeder (LOG: its output, quoted if it fails) and
+# for the crossing, stops the box. The box must have recorded exactly one
+# crossing (the frames it lost are printed); sets $results to its results.jsonl.
+time_clip() {
+    start_box ${4:+"$4"}
+    tap_button
+    wait_for 5 grep -q "gate armed" /tmp/run.out || fail "the box did not arm on $2: $(tail -n 3 /tmp/run.out)"
+    wait "$1" || fail "$2 could not be fed to the camera${3:+: $(tail -n 3 "$3")}"
+    wait_for 5 grep -q "clock running" /tmp/run.out || fail "no crossing timed from $2: $(tail -n 5 /tmp/run.out)"
+    sleep 1
+    stop_box
+    results=/tmp/results/session-0001/results.jsonl
+    _count=$(grep -c '"type":"crossing"' "$results")
+    [ "$_count" = 1 ] || fail "expected exactly one crossing from $2, the box recorded $_count"
+    say "frames the box lost: $(grep '"type":"crossing"' "$results" | sed 's/.*"droppedFrames":\([0-9]*\).*/\1/')"
+}
+
 # stop_box: SIGTERM, as the service manager stops it; the box must exit 0.
 # Prints what it said.
 stop_box() {

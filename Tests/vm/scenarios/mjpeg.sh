@@ -47,19 +47,7 @@ echo "$formats" | grep -q "'MJPG'" || fail "v4l2loopback does not offer MJPG: $f
 # The clip (empty lane, a runner from 3 s) while the box starts and arms.
 write_frames 1 100000 &
 writer=$!
-start_box /tmp/mjpeg.conf
-grep '^camera\|camera ' /tmp/run.out | head -n 3
-tap_button
-wait_for 5 grep -q "gate armed" /tmp/run.out || fail "the box did not arm on the MJPEG camera: $(tail -n 3 /tmp/run.out)"
-wait "$writer" || fail "the clip could not be written into $DEV"
-wait_for 5 grep -q "clock running" /tmp/run.out || fail "no crossing timed from the MJPEG clip: $(tail -n 5 /tmp/run.out)"
-sleep 1
-stop_box
-
-results=/tmp/results/session-0001/results.jsonl
-count=$(grep -c '"type":"crossing"' "$results")
-[ "$count" = 1 ] || fail "expected exactly one crossing from the MJPEG clip, the box recorded $count"
-say "frames the box lost: $(grep '"type":"crossing"' "$results" | sed 's/.*"droppedFrames":\([0-9]*\).*/\1/')"
+time_clip "$writer" "the MJPEG clip" "" /tmp/mjpeg.conf
 
 # selftest on the same camera: it names MJPG as what the camera sends and
 # streams through libv4l2. (Its frame rate and dropped count read oddly here:
