@@ -17,15 +17,11 @@ set -euo pipefail
 load_kernel_env
 take_lock gpio-sim
 
-# The kernel was built with a specific gcc (CC = ... gcc-12 in .kernelvariables).
-CC_NAME=$(grep -o 'gcc-[0-9][0-9]*' "$KHEADERS/.kernelvariables" | head -n1 || true)
-[ -n "$CC_NAME" ] || die "cannot find the compiler in $KHEADERS/.kernelvariables"
-ensure_packages "$CC_NAME" make
+ensure_kernel_compiler
 
 SELF=$VM_DIR/${BASH_SOURCE[0]##*/}
 OUT=$KDIR/gpio-sim
 KO=$OUT/gpio-sim.ko
-INSTALLED=$KROOT/lib/modules/$KVER/extra/gpio-sim.ko
 KEY=$(fingerprint "$SELF" "$KVER" "$KPKGVER" "$KSRC/drivers/gpio/gpio-sim.c" \
       "$KSRC/drivers/gpio/gpiolib.h" "$KSRC/kernel/irq/irq_sim.c")
 
@@ -48,27 +44,9 @@ if ! stamp_ok "$OUT/.stamp" "$KEY" || [ ! -f "$KO" ]; then
 obj-m := gpio-sim.o
 gpio-sim-y := gpio-sim-main.o irq_sim_local.o
 EOF
-    # One job: the machine is shared with other builds.
-    make -s -j1 -C "$KHEADERS" M="$B" modules >"$B/build.log" 2>&1 || {
-        cat "$B/build.log" >&2
-        die "gpio-sim build failed"
-    }
-    [ -f "$B/gpio-sim.ko" ] || die "no gpio-sim.ko produced"
-    modinfo -F vermagic "$B/gpio-sim.ko" | grep -q "^$KVER " ||
-        die "gpio-sim.ko vermagic is not $KVER: $(modinfo -F vermagic "$B/gpio-sim.ko")"
+    build_module gpio-sim "$B"
     mv "$B" "$OUT"
     stamp_set "$OUT/.stamp" "$KEY"
 fi
 
-# Install into the cached module tree so that modprobe --show-depends resolves
-# it like any other module (redone if fetch-kernel.sh re-unpacked the tree).
-if ! cmp -s "$KO" "$INSTALLED"; then
-    log "installing gpio-sim.ko into $KROOT/lib/modules/$KVER/extra"
-    mkdir -p "${INSTALLED%/*}"
-    cp "$KO" "$INSTALLED.tmp"
-    mv -f "$INSTALLED.tmp" "$INSTALLED"
-    depmod -b "$KROOT" "$KVER"
-fi
-modprobe -d "$KROOT" -S "$KVER" --show-depends gpio-sim >/dev/null ||
-    die "modprobe cannot resolve gpio-sim in $KROOT"
-log "ready: $INSTALLED"
+install_module gpio-sim "$KO"

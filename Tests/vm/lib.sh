@@ -83,3 +83,43 @@ load_kernel_env() {
     KSRC=$KDIR/src
     [ -f "$KDIR/.stamp-fetch" ] || die "kernel $KVER is not fully fetched: run Tests/vm/fetch-kernel.sh"
 }
+
+# Out-of-tree module builds (build-gpio-sim.sh, build-v4l2loopback.sh).
+
+# ensure_kernel_compiler: installs the gcc the kernel was built with (CC =
+# ... gcc-12 in the headers' .kernelvariables) and make. After load_kernel_env.
+ensure_kernel_compiler() {
+    local cc
+    cc=$(grep -o 'gcc-[0-9][0-9]*' "$KHEADERS/.kernelvariables" | head -n1 || true)
+    [ -n "$cc" ] || die "cannot find the compiler in $KHEADERS/.kernelvariables"
+    ensure_packages "$cc" make
+}
+
+# build_module NAME DIR: make -C HEADERS M=DIR modules (one job: the machine
+# is shared), then checks DIR/NAME.ko exists with this kernel's vermagic.
+build_module() {
+    make -s -j1 -C "$KHEADERS" M="$2" modules >"$2/build.log" 2>&1 || {
+        cat "$2/build.log" >&2
+        die "$1 build failed"
+    }
+    [ -f "$2/$1.ko" ] || die "no $1.ko produced"
+    modinfo -F vermagic "$2/$1.ko" | grep -q "^$KVER " ||
+        die "$1.ko vermagic is not $KVER: $(modinfo -F vermagic "$2/$1.ko")"
+}
+
+# install_module NAME KO: installs KO into the cached module tree as
+# extra/NAME.ko and re-runs depmod, so that modprobe resolves it like any
+# other module (redone if fetch-kernel.sh re-unpacked the tree).
+install_module() {
+    local installed=$KROOT/lib/modules/$KVER/extra/$1.ko
+    if ! cmp -s "$2" "$installed"; then
+        log "installing $1.ko into $KROOT/lib/modules/$KVER/extra"
+        mkdir -p "${installed%/*}"
+        cp "$2" "$installed.tmp"
+        mv -f "$installed.tmp" "$installed"
+        depmod -b "$KROOT" "$KVER"
+    fi
+    modprobe -d "$KROOT" -S "$KVER" --show-depends "$1" >/dev/null ||
+        die "modprobe cannot resolve $1 in $KROOT"
+    log "ready: $installed"
+}
