@@ -89,10 +89,12 @@ test-unit: build
 	swift build --build-tests
 	swift test --skip-build
 
-# The aarch64 firmware under qemu writes what the host writes, seed for seed.
+# The aarch64 firmware under qemu writes what the host writes, seed for seed;
+# the firmware's static MJPEG decode allocates nothing per frame.
 test-cross: build
 	image/firmware.sh aarch64
 	Tests/cross/cross-check.sh $(HOST_BIN) build/aarch64/ts-gate
+	Tests/mjpeg/decode-mallocs.sh
 
 # Real kernel drivers in a VM: the rig's self-check, then the static x86_64
 # firmware's scenarios against vivid, i2c-stub, gpio-sim, snd-aloop and

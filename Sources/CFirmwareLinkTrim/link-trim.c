@@ -22,6 +22,14 @@
  *   jpeg_write_tables for the Huffman tables MJPEG frames leave out) is the
  *   real library.
  *
+ * - libjpeg's memory manager takes its per-image working memory (about
+ *   18 KB in two blocks at 640x480) from malloc at each frame's
+ *   jpeg_start_decompress and frees it at jpeg_finish_decompress. The box
+ *   makes nothing per frame (house rule 3), so its system-dependent half
+ *   (jmemnobs.c's functions) is replaced by one that keeps freed blocks and
+ *   hands them back for the same size: after the first frame, decoding
+ *   allocates nothing. One thread only, like the whole loop.
+ *
  * Only the firmware build defines GATE_FIRMWARE_LINK_TRIM (image/toolset.sh);
  * in the host build this file is empty and the shared libraries are whole.
  * It is a target of its own because the package's objects come before the
@@ -30,6 +38,10 @@
  */
 #ifdef GATE_FIRMWARE_LINK_TRIM
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <jpeglib.h>
+#include <jerror.h>
 
 struct v4lconvert_data;
 
@@ -73,5 +85,58 @@ int v4lconvert_decode_jpgl(const unsigned char *src, int src_size, unsigned int 
 void v4lconvert_decode_spca561(const unsigned char *src, unsigned char *dst, int width, int height) {
     (void)src; (void)dst; (void)width; (void)height;
 }
+
+/* libjpeg's system-dependent memory functions (jmemnobs.c's set), with a
+ * few freed blocks kept for reuse. A block is reused only for the same
+ * size, which is what the next frame of the same stream asks for. */
+enum { KEPT_BLOCKS = 16 };
+static struct { void *block; size_t size; } kept[KEPT_BLOCKS];
+
+static void *take_block(size_t size) {
+    for (int i = 0; i < KEPT_BLOCKS; i++) {
+        if (kept[i].block != NULL && kept[i].size == size) {
+            void *block = kept[i].block;
+            kept[i].block = NULL;
+            return block;
+        }
+    }
+    return malloc(size);
+}
+
+static void keep_block(void *block, size_t size) {
+    for (int i = 0; i < KEPT_BLOCKS; i++) {
+        if (kept[i].block == NULL) {
+            kept[i].block = block;
+            kept[i].size = size;
+            return;
+        }
+    }
+    free(block);
+}
+
+void *jpeg_get_small(j_common_ptr cinfo, size_t size) { (void)cinfo; return take_block(size); }
+void jpeg_free_small(j_common_ptr cinfo, void *object, size_t size) { (void)cinfo; keep_block(object, size); }
+void *jpeg_get_large(j_common_ptr cinfo, size_t size) { (void)cinfo; return take_block(size); }
+void jpeg_free_large(j_common_ptr cinfo, void *object, size_t size) { (void)cinfo; keep_block(object, size); }
+
+/* As jmemnobs.c: all the memory asked for is there, no backing store. */
+size_t jpeg_mem_available(j_common_ptr cinfo, size_t min_bytes_needed, size_t max_bytes_needed,
+                          size_t already_allocated) {
+    (void)min_bytes_needed;
+    if (cinfo->mem->max_memory_to_use) {
+        size_t most = (size_t)cinfo->mem->max_memory_to_use;
+        return most > already_allocated ? most - already_allocated : 0;
+    }
+    return max_bytes_needed;
+}
+
+void jpeg_open_backing_store(j_common_ptr cinfo, void *info, long total_bytes_needed) {
+    (void)info;
+    (void)total_bytes_needed;
+    ERREXIT(cinfo, JERR_NO_BACKING_STORE);
+}
+
+long jpeg_mem_init(j_common_ptr cinfo) { (void)cinfo; return 0; }
+void jpeg_mem_term(j_common_ptr cinfo) { (void)cinfo; }
 
 #endif /* GATE_FIRMWARE_LINK_TRIM */
