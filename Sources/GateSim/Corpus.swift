@@ -14,6 +14,12 @@ public struct ClipSpec: Equatable, Sendable {
     public var gatePosition: Double
     public var seed: UInt64
 
+    public init(name: String, kind: String, fps: Int, frameCount: Int, camera: CameraModel, scene: Scene,
+                gatePosition: Double, seed: UInt64) {
+        self.name = name; self.kind = kind; self.fps = fps; self.frameCount = frameCount
+        self.camera = camera; self.scene = scene; self.gatePosition = gatePosition; self.seed = seed
+    }
+
     /// When each target runner's torso front reaches the gate line; empty
     /// for a scene that must not trigger.
     public var truthNanos: [Int64] { scene.runners.map { $0.crossingNanos }.sorted() }

@@ -15,6 +15,8 @@ struct Options {
     var verbose = false
     /// One factor at a time instead of the corpus.
     var factors = false
+    /// Conditions unlike the corpus (StressCorpus), this many clips each.
+    var stress = 0
 }
 
 var options = Options()
@@ -26,6 +28,7 @@ while let argument = arguments.popFirst() {
     case "--filter": options.filter = arguments.popFirst()
     case "--verbose": options.verbose = true
     case "--factors": options.factors = true
+    case "--stress": options.stress = Int(arguments.popFirst() ?? "") ?? 8
     default:
         FileHandle.standardError.write("gate-accuracy: unknown option \(argument)\n".data(using: .utf8)!)
         exit(2)
@@ -48,6 +51,7 @@ let modes: [DetectionMode] = [.photoFinish, .precision]
 var tallies: [String: Tally] = [:]
 var factorErrors: [(String, Double)] = []
 var clips = options.factors ? AccuracyCorpus.factorClips()
+    : options.stress > 0 ? StressCorpus.clips(seed: options.seed, perCondition: options.stress)
     : AccuracyCorpus.clips(seed: options.seed, runnerClipsPerRate: options.clipsPerRate)
 if let filter = options.filter { clips = clips.filter { $0.name.contains(filter) } }
 let started = Date()
@@ -117,7 +121,7 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 
 print("accuracy corpus: \(clips.count) clips, seed \(options.seed), \(String(format: "%.0f", Date().timeIntervalSince(started))) s")
 print("mode          fps  clips  crossings  median ms  p95 ms  max ms  misses  false  quiet clips triggered")
-if options.factors {
+if options.factors || options.stress > 0 {
     // Per factor: signed mean and max |error| (the sign shows a bias).
     var byFactor: [String: [Double]] = [:]
     for line in factorErrors { byFactor[line.0, default: []].append(line.1) }
