@@ -34,6 +34,8 @@ final class FrontTracker {
     private var pendingDirection = CrossingDirection.leftToRight
     /// True while a crossing waits for its postroll samples.
     var hasPendingCrossing: Bool { pendingLeft > 0 }
+    /// True once a front has been added since the last reset (the track has a direction).
+    var hasFronts: Bool { count > 0 }
 
     /// Frames without a usable torso a track survives at least (a limb
     /// across it for a frame).

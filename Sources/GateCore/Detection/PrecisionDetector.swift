@@ -49,7 +49,10 @@
 ///
 /// The empty scene is learnt by calibration (`SceneLearning.calibration`,
 /// precision mode) or from the first frames (`.firstFrames`: photo-finish
-/// mode, which is this detector without calibration).
+/// mode, which is this detector without calibration). While precision mode
+/// calibrates (about a second), a photo-finish engine of its own times the
+/// runners (`provisional`): a runner through the gate in the first second
+/// of a clip, or just after the box was reset, is timed all the same.
 ///
 /// The background keeps learning where the scene is empty; what stays
 /// unchanged in the silhouette for `absorbStillNanos` becomes background (a
@@ -164,6 +167,17 @@ public final class PrecisionDetector {
     let tracks: [PrecisionTrack]
     var lastReportedNanos = Int64.min
 
+    /// Precision mode's stand-in while it calibrates: the same engine
+    /// learning the scene from the first frames (photo-finish), ready within
+    /// `warmupFrames`. It is fed until calibration is done and it follows no
+    /// moving torso (a runner it is timing is not handed over halfway), and
+    /// no longer than `provisionalOverrunNanos` after that; the two share the
+    /// cooldown, so a runner both follow is reported once.
+    let provisional: PrecisionDetector?
+    var feedingProvisional = true
+    var calibratedAtNanos = Int64.min
+    static let provisionalOverrunNanos: Int64 = 1_000_000_000
+
     struct Body {
         var minX = 0, maxX = 0, minY = 0, maxY = 0
         var area = 0
@@ -247,6 +261,8 @@ public final class PrecisionDetector {
                                                               postroll: settings.precisionPostroll)))
         }
         tracks = list
+        provisional = learning == .calibration
+            ? PrecisionDetector(width: width, height: height, settings: settings, learning: .firstFrames) : nil
     }
 
     deinit {
@@ -267,6 +283,9 @@ public final class PrecisionDetector {
         lastFrameNanos = Int64.min
         frameIntervalNanos = 0
         for track in tracks { track.end() }
+        provisional?.reset()
+        feedingProvisional = true
+        calibratedAtNanos = Int64.min
     }
 
     /// True once the background has been learnt.
@@ -274,6 +293,17 @@ public final class PrecisionDetector {
 
     /// Feeds one frame; returns a crossing when a torso front passed the gate line.
     public func process(_ frame: LumaFrame) -> DetectedCrossing? {
+        var result: DetectedCrossing?
+        if let provisional, feedingProvisional {
+            report(provisional.process(frame), into: &result)
+            if state != .calibrating {
+                if calibratedAtNanos == Int64.min { calibratedAtNanos = frame.timestampNanos }
+                if !provisional.isFollowingATorso
+                    || frame.timestampNanos - calibratedAtNanos > PrecisionDetector.provisionalOverrunNanos {
+                    feedingProvisional = false
+                }
+            }
+        }
         downsample(frame)
         noteFrameInterval(frame.timestampNanos)
         defer { swap(&current, &previous) }
@@ -282,7 +312,7 @@ public final class PrecisionDetector {
             case .calibration: calibrate(frame)
             case .firstFrames: learnFromFirstFrames()
             }
-            return nil
+            return result
         }
         swap(&gain, &previousGain)
         estimateRowGains()
@@ -293,13 +323,19 @@ public final class PrecisionDetector {
             relearnFromCurrent()
             for track in tracks { track.end() }
             state = .waitingForClear
-            return nil
+            return result
         }
         findBodies()
         findTorsos()
-        let crossing = followTorsos(frame)
+        followTorsos(frame, into: &result)
         updateState(frame)
-        return crossing
+        return result
+    }
+
+    /// True while a track has a direction and fronts: a torso moving through the view.
+    var isFollowingATorso: Bool {
+        for track in tracks where track.active && track.tracker.hasFronts { return true }
+        return false
     }
 
     // MARK: - Bodies
@@ -714,8 +750,7 @@ public final class PrecisionDetector {
 
     // MARK: - Tracking and timing
 
-    private func followTorsos(_ frame: LumaFrame) -> DetectedCrossing? {
-        var result: DetectedCrossing?
+    private func followTorsos(_ frame: LumaFrame, into result: inout DetectedCrossing?) {
         // Each live track takes the nearest torso to where it should be now.
         for track in tracks where track.active {
             var best = -1
@@ -797,7 +832,6 @@ public final class PrecisionDetector {
             report(track.tracker.add(front: sample.front, atNanos: sample.nanos, direction: direction, frame: frame,
                                      occupancy: occupancy, jumpLimit: jumpLimit(torso)), into: &result)
         }
-        return result
     }
 
     /// How far the front may land ahead of its path before `FrontTracker`

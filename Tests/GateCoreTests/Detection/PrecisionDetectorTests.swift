@@ -21,6 +21,22 @@ import Testing
         #expect(states.firstIndex { $0 != .calibrating }.map { $0 >= 85 && $0 <= 93 } == true)
     }
 
+    /// A runner through the gate while precision mode is still learning the
+    /// empty scene (the first 0.75 s at 120 fps, longer at lower rates) is
+    /// timed by its photo-finish stand-in, once; one just after calibration,
+    /// while the stand-in follows them, is not timed twice.
+    @Test(arguments: [0.45, 0.6, 0.8, 0.95])
+    func aRunnerWhileCalibratingIsTimedOnce(crossing: Double) throws {
+        var scene = PrecisionScene()
+        scene.runners = [PrecisionScene.Runner(crossing: crossing, speed: 400)]
+        var states: [PrecisionDetector.State] = []
+        let found = scene.detect(seconds: crossing + 0.5) { d, _ in states.append(d.state) }
+        try #require(found.count == 1, "crossing at \(crossing) s: \(found.count) crossings")
+        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.3, "crossing at \(crossing) s: error \(Self.errorMs(found[0], scene.truth())) ms")
+        let calibrated = try #require(states.firstIndex { $0 != .calibrating })
+        if crossing < 0.7 { #expect(Double(calibrated) / scene.fps > crossing) }
+    }
+
     @Test func calibrationLearnsEachRowsNoiseAndTheBackground() {
         var scene = PrecisionScene()
         scene.runners = []
