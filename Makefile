@@ -67,7 +67,10 @@ firmware: deps swift-check
 # scenes that must not trigger), detects in the Y4M time base, prints the
 # error table per mode and frame rate. About a minute on 2 cores, so not in
 # `make test` (which checks a small slice of it). ACCURACY_ARGS=--factors
-# varies one physical factor at a time instead; --verbose shows every clip.
+# varies one physical factor at a time instead; ACCURACY_ARGS='--stress 8'
+# tries conditions unlike the corpus (early crossings, a runner moving in the
+# first frame, near and far cameras, full HD, grey clothing, heavy noise);
+# --verbose shows every clip.
 ACCURACY_ARGS ?=
 accuracy: swift-check
 	swift build -c release --product gate-accuracy

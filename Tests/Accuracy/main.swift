@@ -4,6 +4,8 @@
 // the renderer's truth, misses and false triggers. Host-only tool.
 //
 //   gate-accuracy [--seed N] [--clips-per-rate N] [--filter TEXT] [--verbose]
+//                 [--factors | --stress N]   (one factor at a time; N clips per
+//                 condition unlike the corpus, see StressClips.swift)
 import Foundation
 import GateCore
 import GateSim
