@@ -10,11 +10,6 @@ public struct DetectorSettings: Equatable {
     /// Photo-finish: frames after the first that refine the background and
     /// give each row's noise before anything is timed.
     public var warmupFrames = 10
-    /// ... or as many as come in this long, when that is fewer (at least
-    /// three): at 30 fps ten frames are a third of a second, in which a
-    /// runner already in view may reach the line; three frames give each
-    /// row's noise from two differences of its hundreds of pixels.
-    public var warmupNanos: Int64 = 100_000_000
     /// A person's silhouette spans at least this fraction of the frame height
     /// (12 torso half depths when legs or head match the background).
     public var minBlobHeightFraction = 0.33

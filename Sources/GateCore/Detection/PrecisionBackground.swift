@@ -206,8 +206,7 @@ extension PrecisionDetector {
                 }
             }
         }
-        let needed = min(settings.warmupFrames, max(3, Int(settings.warmupNanos / max(1, frameIntervalNanos))))
-        guard storedFrames > needed else { return }
+        guard storedFrames > settings.warmupFrames else { return }
         for y in 0..<height {
             let counts = deviationHistograms + y * 256
             var total: UInt32 = 0

@@ -109,25 +109,6 @@ import Testing
         }
     }
 
-    /// At 30 fps ten warm-up frames take a third of a second; a runner
-    /// already moving in the first frame may reach the line sooner. The
-    /// warm-up is three frames there (0.1 s), and the runner, whose ghost
-    /// stays in the background where the first frame saw them, is timed.
-    @Test func atThirtyFramesASecondARunnerInTheFirstFrameIsTimed() throws {
-        var scene = PrecisionScene()
-        scene.fps = 30
-        // The torso front starts 120 px (1.5 m) before the line at 5 m/s.
-        scene.runners = [PrecisionScene.Runner(crossing: 0.3, speed: 400)]
-        var warmAt = -1
-        let found = scene.detect(seconds: 0.8, learning: .firstFrames) { d, i in
-            if warmAt < 0 && d.isCalibrated { warmAt = i }
-        }
-        #expect(warmAt == 3)
-        try #require(found.count == 1, "\(found.count) crossings")
-        let error = (Double(found[0].timeNanos) / 1e9 - scene.truth()) * 1000
-        #expect(abs(error) < 1, "error \(error) ms")
-    }
-
     @Test func rearmsForASecondPassButNotWithinTheCooldown() {
         // Two torsos 0.6 s apart pass the gate: both are timed.
         var first = SyntheticScene()
