@@ -10,7 +10,8 @@ import Foundation
 
 enum StressCorpus {
     static let conditions = ["early", "moving-first-frame", "near", "far", "full-hd", "grey-shirt", "mid-shirt", "noisy",
-                             "fast-30fps", "slow-240fps", "low-camera"]
+                             "fast-30fps", "slow-240fps", "low-camera",
+                             "textured-scene", "one-colour-runner"]
 
     static func clips(seed: UInt64, perCondition: Int) -> [ClipSpec] {
         var random = SplitMix64(seed: seed ^ 0x5354_5245_5353)
@@ -46,13 +47,19 @@ enum StressCorpus {
                 let mid = condition == "mid-shirt"
                 let shirt = mid ? (random.unit() < 0.5 ? random.uniform(85, 105) : random.uniform(165, 190)) :
                     grey ? random.uniform(115, 150) : (random.unit() < 0.5 ? random.uniform(20, 60) : random.uniform(190, 235))
-                let runner = Runner(crossingNanos: crossing, lineX: lineX, speedAtLine: speed,
+                var runner = Runner(crossingNanos: crossing, lineX: lineX, speedAtLine: speed,
                                     acceleration: accelerating ? random.uniform(3, 6) : 0, direction: direction,
                                     lean: accelerating ? random.uniform(0.3, 0.7) : random.uniform(0, 0.2),
                                     shirtLuma: shirt, skinLuma: random.uniform(80, 170),
                                     legLuma: grey || mid ? random.uniform(90, 170) : random.uniform(40, 120),
                                     stridePhase: random.uniform(0, PortableMath.twoPi))
+                if condition == "one-colour-runner" {
+                    // Dressed and gloved in one colour: arms and legs cannot be told from the torso by luma.
+                    runner.skinLuma = runner.shirtLuma
+                    runner.legLuma = runner.shirtLuma
+                }
                 var scene = Scene(runners: [runner])
+                if condition == "textured-scene" { scene.backgroundTexture = random.uniform(10, 30) }
                 if random.unit() < 0.5 { scene.flickerAmplitude = random.uniform(0.03, 0.12) }
                 let end = crossing + 700_000_000
                 let kind = condition == "moving-first-frame" ? condition + String(format: " crossing at %.2f s", Double(crossing) / 1e9) : condition

@@ -4,8 +4,9 @@
 // the renderer's truth, misses and false triggers. Host-only tool.
 //
 //   gate-accuracy [--seed N] [--clips-per-rate N] [--filter TEXT] [--verbose]
-//                 [--factors | --stress N]   (one factor at a time; N clips per
-//                 condition unlike the corpus, see StressClips.swift)
+//                 [--factors | --stress N] [--trace]   (one factor at a time; N clips per
+//                 condition unlike the corpus, see StressClips.swift; photo-finish's
+//                 front and torso half depth per frame)
 import Foundation
 import GateCore
 import GateSim
@@ -19,6 +20,8 @@ struct Options {
     var factors = false
     /// Conditions unlike the corpus (StressCorpus), this many clips each.
     var stress = 0
+    /// Per frame, photo-finish's last torso front and half depth (for one clip: use --filter).
+    var trace = false
 }
 
 var options = Options()
@@ -29,6 +32,7 @@ while let argument = arguments.popFirst() {
     case "--clips-per-rate": options.clipsPerRate = Int(arguments.popFirst() ?? "") ?? options.clipsPerRate
     case "--filter": options.filter = arguments.popFirst()
     case "--verbose": options.verbose = true
+    case "--trace": options.trace = true
     case "--factors": options.factors = true
     case "--stress": options.stress = Int(arguments.popFirst() ?? "") ?? 8
     default:
@@ -77,7 +81,13 @@ for clip in clips {
         renderer.render(topRowNanos: t, frameIndex: UInt64(i), into: pixels)
         let frame = LumaFrame(pixels: pixels, width: w, height: h, rowStride: w, timestampNanos: t, sequence: UInt32(i))
         for (index, entry) in detectors.enumerated() {
-            if let c = entry.1.process(frame) { found[index, default: []].append(c) }
+            let c = entry.1.process(frame)
+            if let c { found[index, default: []].append(c) }
+            if options.trace, case .photoFinish(let d) = entry.1 {
+                print(String(format: "  trace frame %4d  front %8.2f at %.4f s  R %5.2f%@", i, d.lastFront,
+                             Double(d.lastFrontNanos) / 1e9, d.lastHalfDepth,
+                             c.map { String(format: "  CROSSING %.4f s", Double($0.timeNanos) / 1e9) as NSString } ?? ""))
+            }
         }
     }
     for (index, entry) in detectors.enumerated() {

@@ -33,6 +33,12 @@ public final class PhotoFinishDetector {
     /// The silhouette threshold of work row `y` (luma), learnt during warm-up.
     public func noiseThreshold(row y: Int) -> Int { Int(engine.threshold[y]) }
 
+    /// The last torso front measured (work columns), its exposure instant and
+    /// the torso's half depth, for tests and tuning (see `PrecisionDetector`).
+    public var lastFront: Double { engine.lastFront }
+    public var lastFrontNanos: Int64 { engine.lastFrontNanos }
+    public var lastHalfDepth: Double { engine.lastHalfDepth }
+
     /// Feeds one frame; returns a crossing when the torso front passed the gate line.
     public func process(_ frame: LumaFrame) -> DetectedCrossing? { engine.process(frame) }
 }

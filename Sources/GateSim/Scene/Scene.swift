@@ -62,6 +62,10 @@ public struct Scene: Equatable, Sendable {
     /// Mains flicker of the light: amplitude (0.1 = +-10%) at `flickerHz`.
     public var flickerAmplitude = 0.0
     public var flickerHz = 100.0
+    /// Texture of the scene behind the lane (stands, trees, boards): each
+    /// block of about 6 cm takes a luma offset within +-this, on top of the
+    /// plain track scene (0: the plain scene).
+    public var backgroundTexture = 0.0
 
     public init(runners: [Runner]) { self.runners = runners }
 

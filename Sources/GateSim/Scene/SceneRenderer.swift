@@ -66,6 +66,8 @@ public final class SceneRenderer {
         let ground = Int(camera.groundRow * Double(h))
         let postSpacing = max(4, Int(camera.pixelsPerMetre / 2))
         let postWidth = max(2, Int(camera.pixelsPerMetre / 40))
+        let block = max(2, Int(camera.pixelsPerMetre / 16))
+        let blocksAcross = (w + block - 1) / block
         for y in 0..<h {
             let v = Double(y) / Double(h)
             var base: Double
@@ -79,6 +81,13 @@ public final class SceneRenderer {
                 value += 3 * (random.unit() - 0.5)
                 background[y * w + x] = Float(value)
             }
+        }
+        guard scene.backgroundTexture > 0 else { return }
+        var texture = SplitMix64(seed: seed ^ 0x7E78_7475_7265)
+        var offsets = [Double](repeating: 0, count: blocksAcross)
+        for y in 0..<h {
+            if y % block == 0 { for i in 0..<blocksAcross { offsets[i] = scene.backgroundTexture * (2 * texture.unit() - 1) } }
+            for x in 0..<w { background[y * w + x] += Float(offsets[x / block]) }
         }
     }
 
