@@ -466,8 +466,9 @@ extension PrecisionDetector {
                             // Unchanged this long: not a body moving (the
                             // scene where a body stood when the background was
                             // learnt, an object put down); hidden from the
-                            // bodies until absorbed.
-                            if n >= hide { silhouette[x] = 0 }
+                            // bodies until absorbed, unless it continues a
+                            // body in its own luma (`reclaimHidden`).
+                            if n >= hide { silhouette[x] = PrecisionDetector.hidden }
                         }
                     } else {
                         unchanged[x] = 0

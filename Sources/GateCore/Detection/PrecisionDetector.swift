@@ -137,8 +137,10 @@ public final class PrecisionDetector {
     var hideFrames = 24
 
     // Silhouette and torso (this file).
-    /// 0 background, 1 silhouette, 2 + g the pixels of body g.
+    /// 0 background, 1 silhouette, 2 + g the pixels of body g, `hidden`
+    /// silhouette unchanged for `hideStillNanos`.
     let mask: UnsafeMutablePointer<UInt8>
+    static let hidden: UInt8 = 255
     /// Core pixels (1), those of candidate c marked 2 + c.
     let core: UnsafeMutablePointer<UInt8>
     let runs: PrecisionRuns
@@ -389,7 +391,7 @@ public final class PrecisionDetector {
         }
         // Paint each body's pixels with its number (2 + g).
         for g in 0..<groupCount {
-            let body = groups[g]
+            var body = groups[g]
             // Its pieces are the sizeable regions inside its box (groups are apart in x).
             for r in 0..<runs.count {
                 let k = runs.root(r)
@@ -398,10 +400,79 @@ public final class PrecisionDetector {
                 let line = mask + Int(runs.row[r]) * width
                 for x in Int(runs.start[r])...Int(runs.end[r]) { line[x] = UInt8(2 + g) }
             }
+            reclaimHidden(&body, value: UInt8(2 + g))
+            groups[g] = body
             fillCamouflage(body, value: UInt8(2 + g))
             fillCamouflageVertically(body, value: UInt8(2 + g))
             fillHoles(body, value: UInt8(2 + g))
         }
+    }
+
+    /// Gives a body back the hidden pixels that continue its rows in its own
+    /// luma, and grows its box over them.
+    ///
+    /// Why: a body of one colour (dressed, or seen, in one luma) that moves
+    /// slowly leaves the pixels behind its front unchanged for longer than
+    /// `hideStillNanos`: at 2 m/s a torso 0.3 m deep takes 150 ms to pass a
+    /// pixel. The back of its torso would be hidden, the torso measured half
+    /// as deep and its front taken from a limb. What is hidden for good
+    /// reason (the scene where a runner stood while the background was
+    /// learnt, an object put down) continues a body's rows in the body's own
+    /// luma only by chance. Along rows only: bodies move across the view,
+    /// so what they keep covering lies behind them in the same row. No
+    /// farther than a quarter of the body's height (a torso is at most half
+    /// that deep).
+    private func reclaimHidden(_ body: inout Body, value: UInt8) {
+        let longest = max(2, (body.maxY - body.minY + 1) / 4)
+        var minX = body.minX, maxX = body.maxX
+        for y in body.minY...body.maxY {
+            let line = mask + y * width, pixels = current + y * width
+            let limit = 2 * Int(threshold[y])
+            // Each run of the body's pixels, from its first pixel leftwards
+            // and from its last rightwards (never from pixels just given back).
+            var x = body.minX
+            while x <= body.maxX {
+                guard line[x] == value else { x += 1; continue }
+                var end = x
+                while end < body.maxX && line[end + 1] == value { end += 1 }
+                minX = min(minX, reclaim(line, pixels, from: x, step: -1, longest: longest, limit: limit, value: value))
+                let last = reclaim(line, pixels, from: end, step: 1, longest: longest, limit: limit, value: value)
+                maxX = max(maxX, last)
+                x = last + 1
+            }
+        }
+        body.minX = minX
+        body.maxX = maxX
+    }
+
+    /// Gives the body the hidden pixels beyond its pixel `from` (`step` -1:
+    /// to the left) whose luma is within `limit` of its own, if what ends
+    /// them is an edge: the frame's, a body's, or the scene in another luma.
+    /// A hidden run that ends in the scene in its own luma is the scene
+    /// itself (where a body stood: the pixel now and the scene beyond it are
+    /// one surface, it is the background model that differs); one that
+    /// runs on for more than `longest` pixels is no torso's back either.
+    /// Returns the body's last pixel that way.
+    @inline(__always)
+    private func reclaim(_ line: UnsafeMutablePointer<UInt8>, _ pixels: UnsafeMutablePointer<UInt8>, from: Int, step: Int,
+                         longest: Int, limit: Int, value: UInt8) -> Int {
+        let luma = Int(pixels[from])
+        var k = from
+        while k + step >= 0 && k + step < width && line[k + step] == PrecisionDetector.hidden {
+            let difference = Int(pixels[k + step]) - luma
+            guard difference <= limit && difference >= -limit else { return from }
+            guard (k + step - from) * step <= longest else { return from }
+            k += step
+        }
+        guard k != from else { return from }
+        let next = k + step
+        if next >= 0 && next < width && line[next] == 0 {
+            let difference = Int(pixels[next]) - luma
+            guard difference > limit || difference < -limit else { return from }
+        }
+        var i = from
+        while i != k { i += step; line[i] = value }
+        return k
     }
 
     /// Fills short gaps in a body's rows between pixels of the same luma: an
@@ -994,7 +1065,7 @@ public final class PrecisionDetector {
         let stop = last + forward
         while x >= 0 && x < width {
             let beyond = (x - last) * forward > 0
-            if beyond && line[x] != 0 { break }
+            if beyond && line[x] != 0 && line[x] != PrecisionDetector.hidden { break }
             let b = Double(model[x]) * g
             let contrast = torso - b
             guard contrast.magnitude >= minimumContrast else {
