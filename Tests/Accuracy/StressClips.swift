@@ -3,7 +3,8 @@
 // crossings soon after the clip starts, a runner already moving in the
 // first frame, runners much larger or smaller in the frame, full HD,
 // clothing as grey as the scene behind it, heavy noise, the extremes of
-// speed at the frame rates where they are hardest. Host-only.
+// speed at the frame rates where they are hardest, a gate line near the
+// frame's edge. Host-only.
 import GateCore
 import GateSim
 import Foundation
@@ -11,7 +12,7 @@ import Foundation
 enum StressCorpus {
     static let conditions = ["early", "moving-first-frame", "near", "far", "full-hd", "grey-shirt", "mid-shirt", "noisy",
                              "fast-30fps", "slow-240fps", "low-camera",
-                             "textured-scene", "one-colour-runner"]
+                             "textured-scene", "one-colour-runner", "gate-near-edge"]
 
     static func clips(seed: UInt64, perCondition: Int) -> [ClipSpec] {
         var random = SplitMix64(seed: seed ^ 0x5354_5245_5353)
@@ -29,7 +30,8 @@ enum StressCorpus {
                                          exposureNanos: min(Int64(random.uniform(0.5, 8) * 1e6), period * 7 / 10),
                                          noiseSigma: condition == "noisy" ? random.uniform(5, 8) : random.uniform(1, 4))
                 if condition == "near" { camera.groundRow = random.uniform(0.97, 1.0) }
-                let gate = random.uniform(0.35, 0.65)
+                var gate = random.uniform(0.35, 0.65)
+                if condition == "gate-near-edge" { gate = random.unit() < 0.5 ? random.uniform(0.15, 0.25) : random.uniform(0.75, 0.85) }
                 let lineX = gate * camera.viewWidthMetres
                 let direction: CrossingDirection = i % 2 == 0 ? .leftToRight : .rightToLeft
                 let accelerating = condition != "fast-30fps" && condition != "slow-240fps" && random.unit() < 0.3
