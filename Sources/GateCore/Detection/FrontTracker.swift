@@ -194,25 +194,7 @@ final class FrontTracker {
     /// sample off by a limb moves it less than the last two would, and over
     /// a tenth of a second at 30 fps even a sprinter's start bends it by
     /// under a pixel).
-    private func recentPath() -> LineFit? {
-        let n = min(count, 4)
-        guard n >= 2 else { return nil }
-        var st = 0.0, sf = 0.0
-        for k in 1...n {
-            let i = (next + settings.fitSamples - k) % settings.fitSamples
-            st += times[i]; sf += fronts[i]
-        }
-        let mt = st / Double(n), mf = sf / Double(n)
-        var stt = 0.0, stf = 0.0
-        for k in 1...n {
-            let i = (next + settings.fitSamples - k) % settings.fitSamples
-            stt += (times[i] - mt) * (times[i] - mt)
-            stf += (times[i] - mt) * (fronts[i] - mf)
-        }
-        guard stt > 0 else { return nil }
-        let slope = stf / stt
-        return LineFit(intercept: mf - slope * mt, slope: slope, residualVariance: 0, count: n)
-    }
+    private func recentPath() -> LineFit? { fitLine(newest: min(count, 4)) }
 
     /// Times a pending crossing now, with the postroll samples seen so far
     /// (the track ended early: the runner left the view or was lost).
@@ -364,15 +346,16 @@ final class FrontTracker {
 
     struct LineFit { var intercept: Double; var slope: Double; var residualVariance: Double; var count: Int }
 
-    /// Least squares front = intercept + slope x t over the kept samples.
-    private func fitLine() -> LineFit? {
+    /// Least squares front = intercept + slope x t over the kept samples,
+    /// or over the `newest` samples only (nil when they have no spread in time).
+    private func fitLine(newest: Int? = nil) -> LineFit? {
         var n = 0
         var st = 0.0, sf = 0.0
-        for i in 0..<count where included[i] { st += times[i]; sf += fronts[i]; n += 1 }
+        forEachSample(newest: newest) { i in st += times[i]; sf += fronts[i]; n += 1 }
         guard n > 0 else { return nil }
         let mt = st / Double(n), mf = sf / Double(n)
         var stt = 0.0, stf = 0.0
-        for i in 0..<count where included[i] {
+        forEachSample(newest: newest) { i in
             let dt = times[i] - mt
             stt += dt * dt
             stf += dt * (fronts[i] - mf)
@@ -381,10 +364,21 @@ final class FrontTracker {
         let slope = stf / stt
         let intercept = mf - slope * mt
         var sse = 0.0
-        for i in 0..<count where included[i] {
+        forEachSample(newest: newest) { i in
             let r = fronts[i] - (intercept + slope * times[i])
             sse += r * r
         }
         return LineFit(intercept: intercept, slope: slope, residualVariance: sse / Double(max(1, n - 2)), count: n)
+    }
+
+    /// Calls `body` with the ring index of each kept sample, oldest slot
+    /// first; or of each of the `newest` samples, newest first.
+    @inline(__always)
+    private func forEachSample(newest: Int?, _ body: (Int) -> Void) {
+        if let newest {
+            for k in 0..<newest { body((next + settings.fitSamples - 1 - k) % settings.fitSamples) }
+        } else {
+            for i in 0..<count where included[i] { body(i) }
+        }
     }
 }

@@ -295,9 +295,14 @@ public final class PrecisionDetector {
 
     /// Feeds one frame; returns a crossing when a torso front passed the gate line.
     public func process(_ frame: LumaFrame) -> DetectedCrossing? {
+        downsample(frame)
         var result: DetectedCrossing?
         if let provisional, feedingProvisional {
-            report(provisional.process(frame), into: &result)
+            // The stand-in works on the same work image: copied, not made again.
+            provisional.current.update(from: current, count: pixelCount)
+            var early: DetectedCrossing?
+            provisional.analyse(frame, into: &early)
+            report(early, into: &result)
             if state != .calibrating {
                 if calibratedAtNanos == Int64.min { calibratedAtNanos = frame.timestampNanos }
                 if !provisional.isFollowingATorso
@@ -306,7 +311,13 @@ public final class PrecisionDetector {
                 }
             }
         }
-        downsample(frame)
+        analyse(frame, into: &result)
+        return result
+    }
+
+    /// The frame from its work image in `current` on: learning the scene,
+    /// or the silhouette, bodies, torsos and their tracks.
+    private func analyse(_ frame: LumaFrame, into result: inout DetectedCrossing?) {
         noteFrameInterval(frame.timestampNanos)
         defer { swap(&current, &previous) }
         if state == .calibrating {
@@ -314,7 +325,7 @@ public final class PrecisionDetector {
             case .calibration: calibrate(frame)
             case .firstFrames: learnFromFirstFrames()
             }
-            return result
+            return
         }
         swap(&gain, &previousGain)
         estimateRowGains()
@@ -325,13 +336,12 @@ public final class PrecisionDetector {
             relearnFromCurrent()
             for track in tracks { track.end() }
             state = .waitingForClear
-            return result
+            return
         }
         findBodies()
         findTorsos()
         followTorsos(frame, into: &result)
         updateState(frame)
-        return result
     }
 
     /// True while a track has a direction and fronts: a torso moving through the view.
@@ -459,20 +469,24 @@ public final class PrecisionDetector {
         let luma = Int(pixels[from])
         var k = from
         while k + step >= 0 && k + step < width && line[k + step] == PrecisionDetector.hidden {
-            let difference = Int(pixels[k + step]) - luma
-            guard difference <= limit && difference >= -limit else { return from }
-            guard (k + step - from) * step <= longest else { return from }
+            guard PrecisionDetector.agree(Int(pixels[k + step]), luma, within: limit),
+                  (k + step - from) * step <= longest else { return from }
             k += step
         }
         guard k != from else { return from }
         let next = k + step
-        if next >= 0 && next < width && line[next] == 0 {
-            let difference = Int(pixels[next]) - luma
-            guard difference > limit || difference < -limit else { return from }
-        }
+        if next >= 0 && next < width && line[next] == 0
+            && PrecisionDetector.agree(Int(pixels[next]), luma, within: limit) { return from }
         var i = from
         while i != k { i += step; line[i] = value }
         return k
+    }
+
+    /// Two lumas that differ by no more than `limit`.
+    @inline(__always)
+    static func agree(_ a: Int, _ b: Int, within limit: Int) -> Bool {
+        let difference = a - b
+        return difference <= limit && difference >= -limit
     }
 
     /// Fills short gaps in a body's rows between pixels of the same luma: an
@@ -548,8 +562,8 @@ public final class PrecisionDetector {
                 let luma = Int(current[start + a * stride])
                 var b = x + 1
                 while b <= min(range.upperBound, a + longest + 1) {
-                    let difference = Int(current[start + b * stride]) - luma
-                    if mask[start + b * stride] == value && difference <= limit && difference >= -limit {
+                    if mask[start + b * stride] == value
+                        && PrecisionDetector.agree(Int(current[start + b * stride]), luma, within: limit) {
                         for gap in (a + 1)..<b { mask[start + gap * stride] = value }
                         filled = true
                         break
@@ -1223,24 +1237,24 @@ final class PrecisionTrack {
     func direction(halfDepth: Double) -> CrossingDirection? {
         let moved = centroidX - anchorX
         let needed = settled == nil ? max(2, 0.5 * halfDepth) : max(3, halfDepth)
-        // A turn forgets the fronts: they were the other side's edge.
         if moved >= needed {
-            if settled != .leftToRight {
-                if settled != nil { tracker.forgetFronts() }
-                settled = .leftToRight
-            }
+            settle(.leftToRight)
             anchorX = centroidX
         } else if moved <= -needed {
-            if settled != .rightToLeft {
-                if settled != nil { tracker.forgetFronts() }
-                settled = .rightToLeft
-            }
+            settle(.rightToLeft)
             anchorX = centroidX
         } else if let settled, (settled == .leftToRight ? moved > 0 : moved < 0) {
             // Keep the anchor at the farthest point along the settled direction.
             anchorX = centroidX
         }
         return settled
+    }
+
+    /// Settles the direction; a turn forgets the fronts: they were the other side's edge.
+    private func settle(_ direction: CrossingDirection) {
+        guard settled != direction else { return }
+        if settled != nil { tracker.forgetFronts() }
+        settled = direction
     }
 
     func end() {
