@@ -152,6 +152,9 @@ public final class PrecisionDetector {
     let pieceRoot: UnsafeMutablePointer<Int32>
     /// Flood fill stack, one slot per pixel.
     let stack: UnsafeMutablePointer<Int32>
+    /// The steps of the walks along a core: per direction, dx and dy of each step.
+    let axisSteps: UnsafeMutablePointer<Int32>
+    let axisStepsCapacity: Int
     let pieceParent: UnsafeMutablePointer<Int32>
     var pieceCount = 0
     let groups: UnsafeMutablePointer<Body>
@@ -243,6 +246,10 @@ public final class PrecisionDetector {
         distance = PrecisionDistance(width: image.width, height: image.height)
         pieceRoot = .allocate(capacity: PrecisionDetector.maxPieces)
         stack = .allocate(capacity: pixelCount)
+        // A walk needs at most a spine length of steps: 1.2 half depths, and
+        // a half depth is at most a quarter of the height.
+        axisStepsCapacity = image.height + 1
+        axisSteps = .allocate(capacity: 2 * axisStepsCapacity * (PrecisionDetector.spineDirections + 1))
         pieceParent = .allocate(capacity: PrecisionDetector.maxPieces)
         groups = .allocate(capacity: PrecisionDetector.maxGroups)
         groups.initialize(repeating: Body(), count: PrecisionDetector.maxGroups)
@@ -272,7 +279,7 @@ public final class PrecisionDetector {
         gain.deallocate(); previousGain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
         scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
-        pieceRoot.deallocate(); stack.deallocate(); pieceParent.deallocate(); groups.deallocate()
+        pieceRoot.deallocate(); stack.deallocate(); axisSteps.deallocate(); pieceParent.deallocate(); groups.deallocate()
         candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
         rowEdge.deallocate(); rowAligned.deallocate(); rowLuma.deallocate()
     }
@@ -657,8 +664,8 @@ public final class PrecisionDetector {
             let upper = body.minY + Int(0.6 * Double(body.maxY - body.minY))
             for y in body.minY...upper {
                 var deepest: Int32 = 0
-                let line = mask + y * width, d = distance.squared + y * width
-                for x in body.minX...body.maxX where line[x] == value && d[x] > deepest { deepest = d[x] }
+                let d = distance.squared + y * width   // 0 where the box is not this body
+                for x in body.minX...body.maxX { deepest = max(deepest, d[x]) }
                 if deepest > 0 { scratch[rows] = deepest; rows += 1 }
             }
             guard rows >= 4 else { continue }
@@ -716,32 +723,41 @@ public final class PrecisionDetector {
 
     private func findTorsos(in g: Int, halfDepth: Double) {
         let body = groups[g]
-        let value = UInt8(2 + g)
         // The core is where the body holds a disc of 0.65 R (connected
         // enough to follow along the torso); only its pixels holding a disc of
         // `torsoCoreFraction` x R (more than a head's) make the torso.
         let coreRadius = 0.65 * halfDepth
         let coreSquared = Int32((coreRadius * coreRadius).rounded(.up))
         for y in body.minY...body.maxY {
-            let line = mask + y * width, d = distance.squared + y * width, c = core + y * width
-            for x in body.minX...body.maxX { c[x] = line[x] == value && d[x] >= coreSquared ? 1 : 0 }
+            // Only the body's pixels have a distance above 0 in its box.
+            let d = distance.squared + y * width, c = core + y * width
+            for x in body.minX...body.maxX { c[x] = d[x] >= coreSquared ? 1 : 0 }
         }
         coreRuns.label(core, stride: width, value: 1, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
         let discRadius = settings.torsoCoreFraction * halfDepth
         let discSquared = Int32((discRadius * discRadius).rounded(.up))
         let spineLength = settings.torsoSpineHalfDepths * halfDepth
+        // A spine pixel's walk along the core reaches `spineLength` pixels
+        // (itself and `need` steps) forwards and backwards together.
+        let need = min(axisStepsCapacity, max(0, Int((spineLength - 1).rounded(.up))))
+        for k in 0..<PrecisionDetector.spineDirections {
+            let direction = PrecisionDetector.spineDirection(k)
+            fillSteps(k + 1, ax: direction.x, ay: direction.y, count: need)
+        }
         for r in 0..<coreRuns.count where coreRuns.root(r) == r {
             guard candidateCount < PrecisionDetector.maxCandidates else { return }
             let coreHeight = Double(coreRuns.maxY[r] - coreRuns.minY[r] + 1)
             guard coreHeight >= 0.8 * halfDepth else { continue }
             // The core's axis from its second moments; a torso stands within 60 degrees of vertical.
             var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0
-            for i in 0..<coreRuns.count where coreRuns.root(i) == r {
+            var i = r
+            while i >= 0 {
                 let y = Double(coreRuns.row[i])
                 for x in Int(coreRuns.start[i])...Int(coreRuns.end[i]) {
                     let fx = Double(x)
                     n += 1; sx += fx; sy += y; sxx += fx * fx; sxy += fx * y; syy += y * y
                 }
+                i = Int(coreRuns.next[i])
             }
             let mx = sx / n, my = sy / n
             let cxx = sxx / n - mx * mx, cxy = sxy / n - mx * my, cyy = syy / n - my * my
@@ -753,43 +769,60 @@ public final class PrecisionDetector {
             let norm = (ax * ax + ay * ay).squareRoot()
             ax /= norm; ay /= norm
             guard ay.magnitude >= 0.5 else { continue }
+            fillSteps(0, ax: ax, ay: ay, count: need)
             // Mark this core and walk along the axis from each of its pixels.
             let mark = UInt8(2 + candidateCount)
-            for i in 0..<coreRuns.count where coreRuns.root(i) == r {
+            i = r
+            while i >= 0 {
                 let line = core + Int(coreRuns.row[i]) * width
                 for x in Int(coreRuns.start[i])...Int(coreRuns.end[i]) { line[x] = mark }
+                i = Int(coreRuns.next[i])
             }
             let c = candidateCount
             let right = rightFront + c * height, left = leftFront + c * height
             for y in 0..<height { right[y] = .nan; left[y] = .nan }
             var discs = 0.0, cx = 0.0, cy = 0.0
             var firstRow = Int.max, lastRow = Int.min
-            for i in 0..<coreRuns.count where coreRuns.root(i) == r {
+            // The spine: core pixels holding the disc whose core runs on
+            // along an axis. Listed first (`stack`), marked once all are found
+            // (the walks read this core's mark).
+            var spineCount = 0
+            i = r
+            while i >= 0 {
                 let y = Int(coreRuns.row[i])
                 for x in Int(coreRuns.start[i])...Int(coreRuns.end[i]) {
                     guard distance.squared[y * width + x] >= discSquared else { continue }
                     // Along the core's axis, or along a torso's own lean (the
                     // axis of a whole body leans less than its torso).
-                    var long = axisRun(x: x, y: y, ax: ax, ay: ay, mark: mark, limit: spineLength, body: body) >= spineLength
-                    for k in 0..<PrecisionDetector.spineDirections where !long {
-                        let other = PrecisionDetector.spineDirection(k)
-                        long = axisRun(x: x, y: y, ax: other.x, ay: other.y, mark: mark, limit: spineLength, body: body) >= spineLength
+                    var long = false
+                    for k in 0...PrecisionDetector.spineDirections where !long {
+                        long = coreRunsOn(x: x, y: y, steps: k, need: need, mark: mark, body: body)
                     }
                     guard long else { continue }
                     discs += 1; cx += Double(x) + 0.5; cy += Double(y) + 0.5
-                    // The spine pixel's own largest disc (its distance reaches the
-                    // next pixel's centre; the edge lies half a pixel short of it).
-                    let radius = Double(distance.squared[y * width + x]).squareRoot() - 0.5
-                    let reach = Int(radius)
-                    for dy in -reach...reach {
-                        let yy = y + dy
-                        guard yy >= 0 && yy < height else { continue }
-                        let h = (radius * radius - Double(dy * dy)).squareRoot()
-                        let r1 = Double(x) + 0.5 + h, l1 = Double(x) + 0.5 - h
-                        if !(right[yy] >= r1) { right[yy] = r1 }
-                        if !(left[yy] <= l1) { left[yy] = l1 }
-                        firstRow = min(firstRow, yy); lastRow = max(lastRow, yy)
-                    }
+                    stack[spineCount] = Int32(y * width + x)
+                    spineCount += 1
+                }
+                i = Int(coreRuns.next[i])
+            }
+            for k in 0..<spineCount { core[Int(stack[k])] = PrecisionDetector.spine }
+            // The torso: the union of the spine pixels' own largest discs (a
+            // pixel's distance reaches the next pixel's centre; the edge lies
+            // half a pixel short of it), as a left and a right front per row.
+            for k in 0..<spineCount {
+                let p = Int(stack[k])
+                guard !discInsideNeighbours(p) else { continue }
+                let y = p / width, x = p - y * width
+                let radius = Double(distance.squared[p]).squareRoot() - 0.5
+                let reach = Int(radius)
+                for dy in -reach...reach {
+                    let yy = y + dy
+                    guard yy >= 0 && yy < height else { continue }
+                    let h = (radius * radius - Double(dy * dy)).squareRoot()
+                    let r1 = Double(x) + 0.5 + h, l1 = Double(x) + 0.5 - h
+                    if !(right[yy] >= r1) { right[yy] = r1 }
+                    if !(left[yy] <= l1) { left[yy] = l1 }
+                    firstRow = min(firstRow, yy); lastRow = max(lastRow, yy)
                 }
             }
             guard discs > 0 else { continue }
@@ -798,6 +831,31 @@ public final class PrecisionDetector {
                                   discs: discs)
             candidateCount += 1
         }
+    }
+
+    /// A spine pixel's mark in `core` once its torso's spine is found.
+    static let spine: UInt8 = 255
+
+    /// True when the disc of spine pixel `p` lies inside the disc of a spine
+    /// pixel beside it (left, right, above or below), and so adds nothing to
+    /// the torso. Distances change by at most one from a pixel to the next,
+    /// so that happens exactly where they are whole numbers one apart: the
+    /// discs touch at one point, on the row or column through both (their
+    /// fronts there are the same exact value), and elsewhere the inner one
+    /// lies well inside. Most of a torso's spine is such steps across it;
+    /// painting only the rest is most of the saving.
+    @inline(__always)
+    private func discInsideNeighbours(_ p: Int) -> Bool {
+        let squared = Int(distance.squared[p])
+        let root = Int(Double(squared).squareRoot())
+        guard root * root == squared else { return false }
+        // Spine pixels are two or more pixels inside the body's box: their
+        // neighbours are in it.
+        let outer = Int32((root + 1) * (root + 1))
+        @inline(__always) func holds(_ q: Int) -> Bool {
+            core[q] == PrecisionDetector.spine && distance.squared[q] == outer
+        }
+        return holds(p - 1) || holds(p + 1) || holds(p - width) || holds(p + width)
     }
 
     /// Directions tried for a spine besides the core's axis: vertical and
@@ -813,23 +871,34 @@ public final class PrecisionDetector {
         }
     }
 
-    /// Length of the core (marked `mark`) along the axis through (x, y), both
-    /// ways, stopping once it reaches `limit`.
-    private func axisRun(x: Int, y: Int, ax: Double, ay: Double, mark: UInt8, limit: Double, body: Body) -> Double {
-        var total = 1.0
-        var direction = 1.0
+    /// Step table `table` (0: the core's axis, k: `spineDirection(k - 1)`):
+    /// the first `count` steps along (ax, ay), step s being the pixel
+    /// nearest to s x (ax, ay) from the start; the way back is its negation.
+    private func fillSteps(_ table: Int, ax: Double, ay: Double, count: Int) {
+        let steps = axisSteps + 2 * axisStepsCapacity * table
+        for s in 0..<count {
+            steps[2 * s] = Int32(PortableMath.nearest(Double(s + 1) * ax))
+            steps[2 * s + 1] = Int32(PortableMath.nearest(Double(s + 1) * ay))
+        }
+    }
+
+    /// True when the core (marked `mark`) runs on from (x, y) for `need`
+    /// steps of table `steps`, forwards and backwards together.
+    private func coreRunsOn(x: Int, y: Int, steps table: Int, need: Int, mark: UInt8, body: Body) -> Bool {
+        let steps = axisSteps + 2 * axisStepsCapacity * table
+        var found = 0
+        var sign = 1
         while true {
-            var s = 1.0
-            while total < limit {
-                let px = PortableMath.nearest(Double(x) + direction * s * ax)
-                let py = PortableMath.nearest(Double(y) + direction * s * ay)
+            var s = 0
+            while found < need {
+                let px = x + sign * Int(steps[2 * s]), py = y + sign * Int(steps[2 * s + 1])
                 guard px >= body.minX && px <= body.maxX && py >= body.minY && py <= body.maxY,
                       core[py * width + px] == mark else { break }
-                total += 1
+                found += 1
                 s += 1
             }
-            if direction < 0 { return total }
-            direction = -1
+            if sign < 0 || found >= need { return found >= need }
+            sign = -1
         }
     }
 

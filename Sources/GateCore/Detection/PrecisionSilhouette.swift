@@ -1,7 +1,8 @@
 /// Connected regions of a mask as row runs joined by union-find (8-connected),
 /// inside a rectangle of an image, with each region's area and bounding box.
-/// It keeps every region and each run's label,
-/// so a caller can visit a region's runs. Storage is allocated in init.
+/// It keeps every region and each run's label, and links each region's runs
+/// in a list (`next`, in the order they were found), so a caller visits a
+/// region's runs without going through the others'. Storage is allocated in init.
 final class PrecisionRuns {
     let capacity: Int
     let row: UnsafeMutablePointer<Int32>
@@ -11,6 +12,9 @@ final class PrecisionRuns {
     let area: UnsafeMutablePointer<Int32>
     let minX: UnsafeMutablePointer<Int32>, maxX: UnsafeMutablePointer<Int32>
     let minY: UnsafeMutablePointer<Int32>, maxY: UnsafeMutablePointer<Int32>
+    /// The run after run i in its region, or -1. A region's first run is its root.
+    let next: UnsafeMutablePointer<Int32>
+    private let last: UnsafeMutablePointer<Int32>
     private(set) var count = 0
 
     init(width: Int, height: Int) {
@@ -19,11 +23,13 @@ final class PrecisionRuns {
         parent = .allocate(capacity: capacity); area = .allocate(capacity: capacity)
         minX = .allocate(capacity: capacity); maxX = .allocate(capacity: capacity)
         minY = .allocate(capacity: capacity); maxY = .allocate(capacity: capacity)
+        next = .allocate(capacity: capacity); last = .allocate(capacity: capacity)
     }
 
     deinit {
         row.deallocate(); start.deallocate(); end.deallocate(); parent.deallocate(); area.deallocate()
         minX.deallocate(); maxX.deallocate(); minY.deallocate(); maxY.deallocate()
+        next.deallocate(); last.deallocate()
     }
 
     @inline(__always)
@@ -87,8 +93,13 @@ final class PrecisionRuns {
             area[r] = 0
             minX[r] = Int32.max; maxX[r] = Int32.min; minY[r] = Int32.max; maxY[r] = Int32.min
         }
+        // A root is its region's first run (unions keep the lower index), so
+        // appending in index order starts each list at its root.
         for r in 0..<count {
             let k = root(r)
+            next[r] = -1
+            if k != r { next[Int(last[k])] = Int32(r) }
+            last[k] = Int32(r)
             area[k] += end[r] - start[r] + 1
             if start[r] < minX[k] { minX[k] = start[r] }
             if end[r] > maxX[k] { maxX[k] = end[r] }
