@@ -151,11 +151,15 @@ final class PrecisionDistance {
             let line = mask + (y0 + r - 1) * width + x0 - 1, above = columns + (r - 1) * n, here = columns + r * n
             here[0] = 0
             here[n - 1] = 0
-            for c in 1...w { here[c] = line[c] == value ? min(far, above[c] &+ 1) : 0 }
+            // Without a branch (in vector lanes): all ones inside, zero outside.
+            for c in 1..<(w &+ 1) {
+                let inside = Int32(truncatingIfNeeded: Int8(bitPattern: line[c] == value ? 0xFF : 0))
+                here[c] = min(far, above[c] &+ 1) & inside
+            }
         }
         for r in stride(from: h, through: 1, by: -1) {
             let below = columns + (r + 1) * n, here = columns + r * n
-            for c in 1...w { here[c] = min(here[c], below[c] &+ 1) }
+            for c in 1..<(w &+ 1) { here[c] = min(here[c], below[c] &+ 1) }
         }
         // Phase 2: per row, the lower envelope of the parabolas (x - i)^2 + g(i)^2.
         // An outside pixel (g = 0) is nearer to every pixel beyond it than any
