@@ -4,7 +4,7 @@
 // first frame, runners much larger or smaller in the frame, full HD,
 // clothing as grey as the scene behind it, heavy noise, the extremes of
 // speed at the frame rates where they are hardest, a gate line near the
-// frame's edge. Host-only.
+// frame's edge, slimmer and deeper torsos and thicker limbs. Host-only.
 import GateCore
 import GateSim
 import Foundation
@@ -12,7 +12,8 @@ import Foundation
 enum StressCorpus {
     static let conditions = ["early", "moving-first-frame", "near", "far", "full-hd", "grey-shirt", "mid-shirt", "noisy",
                              "fast-30fps", "slow-240fps", "low-camera",
-                             "textured-scene", "one-colour-runner", "gate-near-edge"]
+                             "textured-scene", "one-colour-runner", "gate-near-edge",
+                             "slim-torso", "deep-torso", "thick-limbs"]
 
     static func clips(seed: UInt64, perCondition: Int) -> [ClipSpec] {
         var random = SplitMix64(seed: seed ^ 0x5354_5245_5353)
@@ -60,6 +61,10 @@ enum StressCorpus {
                     runner.skinLuma = runner.shirtLuma
                     runner.legLuma = runner.shirtLuma
                 }
+                // Other builds than the corpus's 0.3 m deep torso and its limbs.
+                if condition == "slim-torso" { runner.torsoHalfDepth = random.uniform(0.10, 0.12) }
+                if condition == "deep-torso" { runner.torsoHalfDepth = random.uniform(0.18, 0.22) }
+                if condition == "thick-limbs" { runner.limbScale = random.uniform(1.3, 1.6) }
                 var scene = Scene(runners: [runner])
                 if condition == "textured-scene" { scene.backgroundTexture = random.uniform(10, 30) }
                 if random.unit() < 0.5 { scene.flickerAmplitude = random.uniform(0.03, 0.12) }

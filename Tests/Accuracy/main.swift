@@ -84,8 +84,12 @@ for clip in clips {
             let c = entry.1.process(frame)
             if let c { found[index, default: []].append(c) }
             if options.trace, case .photoFinish(let d) = entry.1 {
-                print(String(format: "  trace frame %4d  front %8.2f at %.4f s  R %5.2f%@", i, d.lastFront,
-                             Double(d.lastFrontNanos) / 1e9, d.lastHalfDepth,
+                // The true front of the first runner at that instant, in work columns.
+                let truth = clip.scene.runners.first.map {
+                    $0.torsoFrontX(atNanos: d.lastFrontNanos) * clip.camera.pixelsPerMetre * Double(d.workWidth) / Double(w)
+                } ?? .nan
+                print(String(format: "  trace frame %4d  front %8.2f (true %8.2f) at %.4f s  R %5.2f%@", i, d.lastFront,
+                             truth, Double(d.lastFrontNanos) / 1e9, d.lastHalfDepth,
                              c.map { String(format: "  CROSSING %.4f s", Double($0.timeNanos) / 1e9) as NSString } ?? ""))
             }
         }

@@ -27,18 +27,25 @@ public struct Runner: Equatable, Sendable {
     public var scale: Double
     /// Height of the feet in the scene, metres (a far figure stands higher in the image).
     public var baseY: Double
+    /// Half the torso's depth front to back, metres (`standardTorsoHalfDepth`
+    /// for the corpus; slimmer and deeper builds for the stress clips).
+    public var torsoHalfDepth: Double
+    /// Thickness of arms and legs against the corpus's.
+    public var limbScale: Double
 
     public static let height = 1.80
-    public static let torsoHalfDepth = 0.15
+    public static let standardTorsoHalfDepth = 0.15
     static let hipY = 0.95, shoulderY = 1.45
 
     public init(crossingNanos: Int64, lineX: Double, speedAtLine: Double, acceleration: Double = 0,
                 direction: CrossingDirection, lean: Double = 0, shirtLuma: Double, skinLuma: Double,
-                legLuma: Double, stridePhase: Double, scale: Double = 1, baseY: Double = 0) {
+                legLuma: Double, stridePhase: Double, scale: Double = 1, baseY: Double = 0,
+                torsoHalfDepth: Double = Runner.standardTorsoHalfDepth, limbScale: Double = 1) {
         self.crossingNanos = crossingNanos; self.lineX = lineX; self.speedAtLine = speedAtLine
         self.acceleration = acceleration; self.direction = direction; self.lean = lean
         self.shirtLuma = shirtLuma; self.skinLuma = skinLuma; self.legLuma = legLuma
         self.stridePhase = stridePhase; self.scale = scale; self.baseY = baseY
+        self.torsoHalfDepth = torsoHalfDepth; self.limbScale = limbScale
     }
 
     var sign: Double { direction == .leftToRight ? 1 : -1 }
@@ -46,7 +53,7 @@ public struct Runner: Equatable, Sendable {
     /// How far ahead of the hip the front of the torso is: the shoulder end
     /// of the leaning torso, plus its half depth.
     public var torsoReach: Double {
-        scale * ((Runner.shoulderY - Runner.hipY) * PortableMath.sin(lean) + Runner.torsoHalfDepth)
+        scale * ((Runner.shoulderY - Runner.hipY) * PortableMath.sin(lean) + torsoHalfDepth)
     }
 
     /// Distance run since the crossing (negative before it), metres.
@@ -113,8 +120,8 @@ public struct Runner: Equatable, Sendable {
             // The elbow bends more as the arm comes forward.
             let forearm = upper + 1.1 + 0.4 * side * swing
             let hand = limb(from: elbow, angle: forearm, length: 0.28)
-            parts.append((Capsule(shoulder, elbow, radius: 0.05 * k), skinLuma))
-            parts.append((Capsule(elbow, hand, radius: 0.04 * k), skinLuma))
+            parts.append((Capsule(shoulder, elbow, radius: 0.05 * limbScale * k), skinLuma))
+            parts.append((Capsule(elbow, hand, radius: 0.04 * limbScale * k), skinLuma))
         }
         func leg(_ side: Double) {
             let thigh = side * legAmplitude * swing
@@ -122,12 +129,12 @@ public struct Runner: Equatable, Sendable {
             // The knee folds on the back swing.
             let fold = 0.35 + 0.3 * (1 - side * swing) + 0.01 * v
             let foot = limb(from: knee, angle: thigh - fold, length: 0.45)
-            parts.append((Capsule(hip, knee, radius: 0.075 * k), legLuma))
-            parts.append((Capsule(knee, foot, radius: 0.055 * k), legLuma))
+            parts.append((Capsule(hip, knee, radius: 0.075 * limbScale * k), legLuma))
+            parts.append((Capsule(knee, foot, radius: 0.055 * limbScale * k), legLuma))
         }
         arm(-1)
         leg(-1)
-        parts.append((Capsule(hip, shoulderTop, radius: Runner.torsoHalfDepth * k), shirtLuma))
+        parts.append((Capsule(hip, shoulderTop, radius: torsoHalfDepth * k), shirtLuma))
         let neck = at((torsoLength + 0.2) * leanX + 0.07, Runner.hipY + (torsoLength + 0.2) * leanY)
         parts.append((Capsule(neck, neck, radius: 0.11 * k), skinLuma))
         leg(1)
