@@ -168,6 +168,8 @@ public final class PrecisionDetector {
     let rowEdge: UnsafeMutablePointer<Double>
     let rowAligned: UnsafeMutablePointer<Double>
     let rowLuma: UnsafeMutablePointer<Double>
+    /// The torso's luma behind its back edge per row (NaN: no clean edge).
+    let rowBackLuma: UnsafeMutablePointer<Double>
 
     let tracks: [PrecisionTrack]
     var lastReportedNanos = Int64.min
@@ -260,6 +262,7 @@ public final class PrecisionDetector {
         rowEdge = .allocate(capacity: image.height)
         rowAligned = .allocate(capacity: image.height)
         rowLuma = .allocate(capacity: image.height)
+        rowBackLuma = .allocate(capacity: image.height)
 
         var trackerSettings = settings
         trackerSettings.fitSamples = settings.precisionSamplesBefore + 1 + settings.precisionPostroll
@@ -281,7 +284,7 @@ public final class PrecisionDetector {
         scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
         pieceRoot.deallocate(); stack.deallocate(); axisSteps.deallocate(); pieceParent.deallocate(); groups.deallocate()
         candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
-        rowEdge.deallocate(); rowAligned.deallocate(); rowLuma.deallocate()
+        rowEdge.deallocate(); rowAligned.deallocate(); rowLuma.deallocate(); rowBackLuma.deallocate()
     }
 
     /// Forgets the scene (after the camera moved): calibration starts again.
@@ -1044,22 +1047,51 @@ public final class PrecisionDetector {
         // Rows whose edge is not the torso's colour are a limb's (an arm
         // crossing the torso's front) or the head's. The torso's colour: the
         // one most rows of the upper part share (the arm hangs from the
-        // shoulder over the lower part; the head covers a few top rows).
+        // shoulder over the lower part; the head covers a few top rows),
+        // counting the rows of its back edge as well: the near arm lies
+        // across the front or the back, seldom both, and a slim torso's
+        // front may be the arm's over most of its rows.
         var n = 0
         for y in firstRow...lastRow where !rowAligned[y].isNaN { n += 1 }
         guard n >= 3 else { return nil }
         let upper = max(3, (n * 3 + 4) / 5)
+        var upperEnd = firstRow, seen = 0
+        for y in firstRow...lastRow where !rowAligned[y].isNaN && seen < upper { seen += 1; upperEnd = y }
+        let back = (forward > 0 ? leftFront : rightFront) + c * height
+        for y in firstRow...upperEnd {
+            rowBackLuma[y] = .nan
+            let o = back[y]
+            guard !o.isNaN, let edge = subPixelEdge(row: y, opened: o, radius: torso.discRadius, forward: -forward,
+                                                    value: value, blur: blur) else { continue }
+            // Unlike the scene beside it: the scene where a runner stood
+            // when it was learnt, still attached to their back, is not.
+            let line = mask + y * width, pixels = current + y * width
+            var beyond = Int(o.rounded(.down))
+            while beyond >= 0 && beyond < width && line[beyond] == value { beyond -= forward }
+            guard beyond >= 0 && beyond < width,
+                  (Double(pixels[beyond]) - edge.torsoLuma).magnitude > 2 * Double(threshold[y]) else { continue }
+            rowBackLuma[y] = edge.torsoLuma
+        }
+        @inline(__always) func support(_ luma: Double) -> Int {
+            var count = 0
+            for b in firstRow...upperEnd {
+                let tolerance = 2 * Double(threshold[b])
+                if !rowAligned[b].isNaN && (rowLuma[b] - luma).magnitude <= tolerance { count += 1 }
+                if !rowBackLuma[b].isNaN && (rowBackLuma[b] - luma).magnitude <= tolerance { count += 1 }
+            }
+            return count
+        }
         var bestCount = 0
         var torsoLuma = 0.0
-        var seenA = 0
-        for a in firstRow...lastRow where !rowAligned[a].isNaN && seenA < upper {
-            seenA += 1
-            var count = 0, seenB = 0
-            for b in firstRow...lastRow where !rowAligned[b].isNaN && seenB < upper {
-                seenB += 1
-                if (rowLuma[b] - rowLuma[a]).magnitude <= 2 * Double(threshold[b]) { count += 1 }
+        for a in firstRow...upperEnd {
+            if !rowAligned[a].isNaN {
+                let count = support(rowLuma[a])
+                if count > bestCount { bestCount = count; torsoLuma = rowLuma[a] }
             }
-            if count > bestCount { bestCount = count; torsoLuma = rowLuma[a] }
+            if !rowBackLuma[a].isNaN {
+                let count = support(rowBackLuma[a])
+                if count > bestCount { bestCount = count; torsoLuma = rowBackLuma[a] }
+            }
         }
         for y in firstRow...lastRow where !rowAligned[y].isNaN {
             if (rowLuma[y] - torsoLuma).magnitude > 2 * Double(threshold[y]) { rowAligned[y] = .nan }
