@@ -1036,6 +1036,7 @@ public final class PrecisionDetector {
         let blur = velocity.magnitude * Double(settings.exposureNanos) / 1e9
         for y in firstRow...lastRow {
             rowAligned[y] = .nan
+            rowEdge[y] = .nan
             let o = opened[y]
             guard !o.isNaN, let edge = subPixelEdge(row: y, opened: o, radius: torso.discRadius, forward: forward,
                                                     value: value, blur: blur) else { continue }
@@ -1114,6 +1115,22 @@ public final class PrecisionDetector {
             }
             if agree >= 2 { bestValue = v; bestRow = y }
         }
+        // A shoulder hidden by an arm of another colour: the rows of the
+        // torso's round top rise towards the arm and stop where it covers
+        // them, and the flat rows left are far down a leaning torso's side.
+        // Every row is a point of the torso's edge, none ahead of its front:
+        // the last row before the arm is the nearest to the hidden front.
+        // (A limb of the torso's own colour is not taken: its rows are not
+        // set apart by colour.)
+        var hiddenTop = false
+        for y in firstRow...lastRow where !rowAligned[y].isNaN && rowAligned[y] > bestValue {
+            if risesIntoALimb(y, step: 1, firstRow: firstRow, lastRow: lastRow)
+                || risesIntoALimb(y, step: -1, firstRow: firstRow, lastRow: lastRow) {
+                bestValue = rowAligned[y]
+                bestRow = y
+                hiddenTop = true
+            }
+        }
         guard bestRow >= 0 else { return nil }
         // With the rows that agree with it, the top of a parabola through
         // them (sensor noise averages out; a round shoulder falls away from
@@ -1128,9 +1145,9 @@ public final class PrecisionDetector {
                 m += 1; sx += x; su += u; sxx += x * x; sxu += x * u
             }
         }
-        var top = su / m
+        var top = hiddenTop ? bestValue : su / m
         let spread = m * sxx - sx * sx
-        if spread > 0 {
+        if spread > 0 && !hiddenTop {
             // The fall-off, no steeper than the torso's own roundness and never a rise.
             let fall = min(0, max(-1 / torso.halfDepth, (m * sxu - sx * su) / spread))
             top = (su - fall * sx) / m
@@ -1138,6 +1155,25 @@ public final class PrecisionDetector {
         let bestNanos = rowNanos(bestRow, frame: frame)
         let shift = speed * Double(bestNanos - referenceNanos) / 1e9
         return FrontSample(front: Double(forward) * (top + shift), nanos: bestNanos)
+    }
+
+    /// True when the front rows (`rowAligned`) rise through the two rows
+    /// before `y` into `y` (going `step`), and stop there: the next row has
+    /// no front and, within three rows, one has an edge that is not the
+    /// torso's colour (`rowEdge` set, `rowAligned` cleared: a limb).
+    private func risesIntoALimb(_ y: Int, step: Int, firstRow: Int, lastRow: Int) -> Bool {
+        let a = y - 2 * step, b = y - step
+        guard a >= firstRow && a <= lastRow && b >= firstRow && b <= lastRow,
+              !rowAligned[a].isNaN && !rowAligned[b].isNaN,
+              rowAligned[a] <= rowAligned[b] && rowAligned[b] <= rowAligned[y] else { return false }
+        let next = y + step
+        guard next >= firstRow && next <= lastRow, rowAligned[next].isNaN else { return false }
+        for k in 1...3 {
+            let yy = y + k * step
+            guard yy >= firstRow && yy <= lastRow else { break }
+            if !rowEdge[yy].isNaN && rowAligned[yy].isNaN { return true }
+        }
+        return false
     }
 
     /// The torso's edge in row `y` to a fraction of a pixel, or nil when the
