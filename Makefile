@@ -69,8 +69,9 @@ firmware: deps swift-check
 # `make test` (which checks a small slice of it). ACCURACY_ARGS=--factors
 # varies one physical factor at a time instead; ACCURACY_ARGS='--stress 8'
 # tries conditions unlike the corpus (early crossings, a runner moving in the
-# first frame, near and far cameras, full HD, grey clothing, heavy noise);
-# --verbose shows every clip.
+# first frame, near and far cameras, full HD, grey clothing, heavy noise,
+# slim and deep torsos, thick limbs); --verbose shows every clip, --trace
+# (with --filter CLIP) the measured and the true front per frame.
 ACCURACY_ARGS ?=
 accuracy: swift-check
 	swift build -c release --product gate-accuracy
