@@ -165,6 +165,9 @@ public final class PrecisionDetector {
     /// moving right) and left; NaN where the torso has no disc in the row.
     let rightFront: UnsafeMutablePointer<Double>
     let leftFront: UnsafeMutablePointer<Double>
+    /// Per row of the torso being measured: its front edge (NaN: no clean
+    /// edge), that edge brought to one instant (NaN also where the edge is
+    /// not the torso's colour: a limb), and the torso's luma behind it.
     let rowEdge: UnsafeMutablePointer<Double>
     let rowAligned: UnsafeMutablePointer<Double>
     let rowLuma: UnsafeMutablePointer<Double>
@@ -1062,15 +1065,11 @@ public final class PrecisionDetector {
         for y in firstRow...upperEnd {
             rowBackLuma[y] = .nan
             let o = back[y]
-            guard !o.isNaN, let edge = subPixelEdge(row: y, opened: o, radius: torso.discRadius, forward: -forward,
-                                                    value: value, blur: blur) else { continue }
             // Unlike the scene beside it: the scene where a runner stood
             // when it was learnt, still attached to their back, is not.
-            let line = mask + y * width, pixels = current + y * width
-            var beyond = Int(o.rounded(.down))
-            while beyond >= 0 && beyond < width && line[beyond] == value { beyond -= forward }
-            guard beyond >= 0 && beyond < width,
-                  (Double(pixels[beyond]) - edge.torsoLuma).magnitude > 2 * Double(threshold[y]) else { continue }
+            guard !o.isNaN, let edge = subPixelEdge(row: y, opened: o, radius: torso.discRadius, forward: -forward,
+                                                    value: value, blur: blur),
+                  (edge.sceneLuma - edge.torsoLuma).magnitude > 2 * Double(threshold[y]) else { continue }
             rowBackLuma[y] = edge.torsoLuma
         }
         @inline(__always) func support(_ luma: Double) -> Int {
@@ -1132,29 +1131,37 @@ public final class PrecisionDetector {
             }
         }
         guard bestRow >= 0 else { return nil }
+        let top = hiddenTop ? bestValue : parabolaTop(around: bestRow, value: bestValue, firstRow: firstRow,
+                                                       lastRow: lastRow, halfDepth: torso.halfDepth)
+        let bestNanos = rowNanos(bestRow, frame: frame)
+        let shift = speed * Double(bestNanos - referenceNanos) / 1e9
+        return FrontSample(front: Double(forward) * (top + shift), nanos: bestNanos)
+    }
+
+    /// The front at `row` (`value`) with the rows that agree with it: the
+    /// top of a parabola through them.
+    private func parabolaTop(around row: Int, value: Double, firstRow: Int, lastRow: Int, halfDepth: Double) -> Double {
         // With the rows that agree with it, the top of a parabola through
         // them (sensor noise averages out; a round shoulder falls away from
         // its top as dy^2 / 2R, which the parabola undoes), at the best row's instant.
         var m = 0.0, sx = 0.0, su = 0.0, sxx = 0.0, sxu = 0.0
         for dy in -2...2 {
-            let yy = bestRow + dy
+            let yy = row + dy
             guard yy >= firstRow && yy <= lastRow else { continue }
             let u = rowAligned[yy]
-            if !u.isNaN && (u - bestValue).magnitude <= 0.15 + 0.75 * Double(dy * dy) / torso.halfDepth {
+            if !u.isNaN && (u - value).magnitude <= 0.15 + 0.75 * Double(dy * dy) / halfDepth {
                 let x = Double(dy * dy)
                 m += 1; sx += x; su += u; sxx += x * x; sxu += x * u
             }
         }
-        var top = hiddenTop ? bestValue : su / m
+        var top = su / m
         let spread = m * sxx - sx * sx
-        if spread > 0 && !hiddenTop {
+        if spread > 0 {
             // The fall-off, no steeper than the torso's own roundness and never a rise.
-            let fall = min(0, max(-1 / torso.halfDepth, (m * sxu - sx * su) / spread))
+            let fall = min(0, max(-1 / halfDepth, (m * sxu - sx * su) / spread))
             top = (su - fall * sx) / m
         }
-        let bestNanos = rowNanos(bestRow, frame: frame)
-        let shift = speed * Double(bestNanos - referenceNanos) / 1e9
-        return FrontSample(front: Double(forward) * (top + shift), nanos: bestNanos)
+        return top
     }
 
     /// True when the front rows (`rowAligned`) rise through the two rows
@@ -1181,9 +1188,10 @@ public final class PrecisionDetector {
     /// the frame's side, or the torso is too close to the background's luma.
     /// From a pixel of the torso just behind its (motion-blurred) edge, each
     /// pixel's coverage is its luma's place between background and torso;
-    /// their sum is the edge.
+    /// their sum is the edge. Also the torso's luma, and the luma of the
+    /// first pixel past the silhouette (the scene beside the edge).
     private func subPixelEdge(row y: Int, opened o: Double, radius: Double, forward: Int, value: UInt8,
-                              blur: Double) -> (position: Double, torsoLuma: Double)? {
+                              blur: Double) -> (position: Double, torsoLuma: Double, sceneLuma: Double)? {
         let line = mask + y * width
         let deep = forward > 0 ? Int((o - radius).rounded(.down)) : Int((o + radius).rounded(.down))
         guard deep >= 1 && deep < width - 1, line[deep] == value else { return nil }
@@ -1227,7 +1235,7 @@ public final class PrecisionDetector {
             if x == stop { break }
             x += forward
         }
-        return (forward > 0 ? Double(anchor) + 1 + sum : Double(anchor) - sum, torso)
+        return (forward > 0 ? Double(anchor) + 1 + sum : Double(anchor) - sum, torso, Double(pixels[last + forward]))
     }
 
     private func updateState(_ frame: LumaFrame) {
