@@ -1,12 +1,15 @@
 // `make accuracy`: renders the accuracy corpus (GateSim.AccuracyCorpus),
 // runs every detection mode over each clip's frames in the Y4M time base,
 // and prints per mode and frame rate the median, p95 and max |error| against
-// the renderer's truth, misses and false triggers. Host-only tool.
+// the renderer's truth, misses and false triggers, and how many errors lie
+// within the uncertainty each crossing reports. Host-only tool.
 //
 //   gate-accuracy [--seed N] [--clips-per-rate N] [--filter TEXT] [--verbose]
-//                 [--factors | --stress N] [--trace]   (one factor at a time; N clips per
-//                 condition unlike the corpus, see StressClips.swift; photo-finish's
-//                 front and torso half depth per frame)
+//                 [--factors | --stress N] [--trace] [--uncertainty]
+//   --factors: one factor at a time; --stress N: N clips per condition unlike
+//   the corpus (StressClips.swift); --trace: photo-finish's front and torso
+//   half depth per frame; --uncertainty: with --verbose, each crossing's
+//   reported uncertainty beside its error.
 import Foundation
 import GateCore
 import GateSim
@@ -22,6 +25,8 @@ struct Options {
     var stress = 0
     /// Per frame, photo-finish's last torso front and half depth (for one clip: use --filter).
     var trace = false
+    /// With --verbose: each crossing's reported uncertainty beside its error.
+    var uncertainty = false
 }
 
 var options = Options()
@@ -33,6 +38,7 @@ while let argument = arguments.popFirst() {
     case "--filter": options.filter = arguments.popFirst()
     case "--verbose": options.verbose = true
     case "--trace": options.trace = true
+    case "--uncertainty": options.uncertainty = true
     case "--factors": options.factors = true
     case "--stress": options.stress = Int(arguments.popFirst() ?? "") ?? 8
     default:
@@ -47,6 +53,9 @@ let matchWindowNanos: Int64 = 60_000_000
 struct Tally {
     var clips = 0
     var errorsMs: [Double] = []
+    /// Crossings whose |error| is within one and within two of their reported (one-sigma) uncertainty.
+    var withinOneSigma = 0
+    var withinTwoSigma = 0
     var misses = 0
     var falseTriggers = 0
     var quietClips = 0
@@ -111,8 +120,12 @@ for clip in clips {
                    abs(unmatched[k].timeNanos - truth) <= matchWindowNanos {
                     let error = Double(unmatched[k].timeNanos - truth) / 1e6
                     tally.errorsMs.append(error)
+                    let sigma = unmatched[k].uncertaintyMs
+                    if abs(error) <= sigma { tally.withinOneSigma += 1 }
+                    if abs(error) <= 2 * sigma { tally.withinTwoSigma += 1 }
                     factorErrors.append((entry.0.name + " " + clip.kind, error))
                     line += String(format: " %+.3f ms", error)
+                    if options.verbose && options.uncertainty { line += String(format: " (u %.3f)", unmatched[k].uncertaintyMs) }
                     unmatched.remove(at: k)
                 } else {
                     tally.misses += 1
@@ -136,7 +149,7 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 }
 
 print("accuracy corpus: \(clips.count) clips, seed \(options.seed), \(String(format: "%.0f", Date().timeIntervalSince(started))) s")
-print("mode          fps  clips  crossings  median ms  p95 ms  max ms  misses  false  quiet clips triggered")
+print("mode          fps  clips  crossings  median ms  p95 ms  max ms  misses  false  quiet clips triggered  |e|<=u  |e|<=2u")
 if options.factors || options.stress > 0 {
     // Per factor: signed mean and max |error| (the sign shows a bias).
     var byFactor: [String: [Double]] = [:]
@@ -154,8 +167,11 @@ for mode in modes {
             continue
         }
         let sorted = t.errorsMs.map(abs).sorted()
-        print(String(format: "%-12@ %4d  %5d  %9d  %9.3f  %6.3f  %6.3f  %6d  %5d  %d of %d",
+        // The share of crossings within one and two reported sigmas (68% and 95% if the uncertainty is honest).
+        let share = { (n: Int) in t.errorsMs.isEmpty ? "-" : String(format: "%.0f%%", 100 * Double(n) / Double(t.errorsMs.count)) }
+        print(String(format: "%-12@ %4d  %5d  %9d  %9.3f  %6.3f  %6.3f  %6d  %5d  %d of %-10d %6@  %7@",
                      mode.name as NSString, fps, t.clips, t.errorsMs.count, percentile(sorted, 0.5), percentile(sorted, 0.95),
-                     sorted.last ?? .nan, t.misses, t.falseTriggers, t.quietTriggers > 0 ? 1 : 0, t.quietClips))
+                     sorted.last ?? .nan, t.misses, t.falseTriggers, t.quietTriggers > 0 ? 1 : 0, t.quietClips,
+                     share(t.withinOneSigma) as NSString, share(t.withinTwoSigma) as NSString))
     }
 }
