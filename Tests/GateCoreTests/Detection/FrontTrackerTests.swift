@@ -57,6 +57,18 @@ import Testing
         #expect(try #require(errors.first).magnitude < 1)
     }
 
+    @Test func anOutlierAmongFiveSamplesIsLeftOut() throws {
+        // The track starts at frame 10 (the runner came into view, or a
+        // jump left the samples before it out), 3 px behind: a limb hid
+        // part of the front, not far enough to be a jump. Five samples in
+        // all at the postroll; any three of them fit a quadratic exactly,
+        // so only lines through two tell the outlier. 11 ms late when the
+        // quadratic through the outlier was kept.
+        let errors = Self.errorsMs { i, f in i < 10 ? nil : (i == 10 ? f - 3 : f) }
+        #expect(errors.count == 1)
+        #expect(try #require(errors.first).magnitude < 0.05)
+    }
+
     @Test func oneSampleAheadIsAnOutlierNotAJump() throws {
         // A limb ahead of the torso for one frame: the next front is back on
         // the path; the history stays and the outlier is left out.
