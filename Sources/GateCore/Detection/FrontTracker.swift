@@ -257,41 +257,42 @@ final class FrontTracker {
         guard n >= 5 else { return }
         var bestMedian = Double.infinity
         var best = Quadratic(origin: 0, a: 0, b: 0, c: 0)
-        for i in 0..<(n - 1) where n == 5 {
-            for j in (i + 1)..<n {
-                let ti = times[i], tj = times[j]
-                guard tj != ti else { continue }
-                let line = Quadratic(origin: ti, a: fronts[i], b: (fronts[j] - fronts[i]) / (tj - ti), c: 0)
-                for m in 0..<n { residuals[m] = (fronts[m] - (line.a + line.b * (times[m] - ti))).magnitude }
-                let median = FrontTracker.median(residuals, count: n)
-                if median < bestMedian { bestMedian = median; best = line }
+        if n == 5 {
+            for i in 0..<(n - 1) {
+                for j in (i + 1)..<n {
+                    let ti = times[i], tj = times[j]
+                    guard tj != ti else { continue }
+                    let line = Quadratic(origin: ti, a: fronts[i], b: (fronts[j] - fronts[i]) / (tj - ti), c: 0)
+                    let median = medianResidual(line)
+                    if median < bestMedian { bestMedian = median; best = line }
+                }
             }
-        }
-        for i in 0..<(n - 2) where n > 5 {
-            for j in (i + 1)..<(n - 1) {
-                for k in (j + 1)..<n {
-                    // The parabola through three samples (Newton's divided differences).
-                    let ti = times[i], tj = times[j], tk = times[k]
-                    guard tj != ti && tk != tj && tk != ti else { continue }
-                    let dij = (fronts[j] - fronts[i]) / (tj - ti)
-                    let djk = (fronts[k] - fronts[j]) / (tk - tj)
-                    let c = (djk - dij) / (tk - ti)
-                    let curve = Quadratic(origin: ti, a: fronts[i], b: dij - c * (tj - ti), c: c)
-                    for m in 0..<n {
-                        let t = times[m] - ti
-                        residuals[m] = (fronts[m] - (curve.a + curve.b * t + curve.c * t * t)).magnitude
+        } else {
+            for i in 0..<(n - 2) {
+                for j in (i + 1)..<(n - 1) {
+                    for k in (j + 1)..<n {
+                        // The parabola through three samples (Newton's divided differences).
+                        let ti = times[i], tj = times[j], tk = times[k]
+                        guard tj != ti && tk != tj && tk != ti else { continue }
+                        let dij = (fronts[j] - fronts[i]) / (tj - ti)
+                        let djk = (fronts[k] - fronts[j]) / (tk - tj)
+                        let c = (djk - dij) / (tk - ti)
+                        let curve = Quadratic(origin: ti, a: fronts[i], b: dij - c * (tj - ti), c: c)
+                        let median = medianResidual(curve)
+                        if median < bestMedian { bestMedian = median; best = curve }
                     }
-                    let median = FrontTracker.median(residuals, count: n)
-                    if median < bestMedian { bestMedian = median; best = curve }
                 }
             }
         }
         guard bestMedian.isFinite else { return }
         let limit = max(1.0 / 3.0, 3 * 1.4826 * bestMedian)
-        for m in 0..<n {
-            let t = times[m] - best.origin
-            if (fronts[m] - (best.a + best.b * t + best.c * t * t)).magnitude > limit { included[m] = false }
-        }
+        for m in 0..<n where (fronts[m] - best.value(at: times[m])).magnitude > limit { included[m] = false }
+    }
+
+    /// The median of every sample's distance from `curve`.
+    private func medianResidual(_ curve: Quadratic) -> Double {
+        for m in 0..<count { residuals[m] = (fronts[m] - curve.value(at: times[m])).magnitude }
+        return FrontTracker.median(residuals, count: count)
     }
 
     /// The median of `count` values (reordered), by insertion sort: a handful.
@@ -305,7 +306,14 @@ final class FrontTracker {
         return count % 2 == 1 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2
     }
 
-    struct Quadratic { var origin: Double; var a: Double; var b: Double; var c: Double }
+    /// a + b t + c t^2, t from `origin` (a line when c is 0).
+    struct Quadratic {
+        var origin: Double; var a: Double; var b: Double; var c: Double
+        @inline(__always) func value(at time: Double) -> Double {
+            let t = time - origin
+            return a + b * t + c * t * t
+        }
+    }
 
     struct CurveCrossing { var seconds: Double; var slope: Double; var residualVariance: Double }
 
