@@ -5,15 +5,20 @@
 # 640x480p59.94 (box.sh sets the capture's). The box must time exactly one crossing, and time it where
 # the same detector finds it in the same frames read from a file, moved to
 # the moment vivid showed them: output frame n is on show from the
-# timestamp of output frame n-1 to its own. The capture samples what is on
-# show, so its frames trail the output by up to one frame period; under
+# timestamp of output frame n-1 to its own (vivid stamps an output buffer
+# with the clock when its thread releases it). The capture copies what is on
+# show when its thread wakes, on a jiffy (4 ms at the guest's HZ 250), but
+# stamps the copy with the scheduled start of the frame period nearest that
+# jiffy (stream start + k periods, k rounded): the stamp can lead the copy by
+# half a period plus the wake's lag, or trail it by half a period. Under
 # emulation vivid's capture and output threads (not locked to each other)
 # also stall now and then, repeating or skipping frames. Measured over 11
-# boots: 5-14 ms typically, 42 and 57 ms once each. The box's time must lie
-# within [-3 ms, 4 periods] of the on-show time: it catches a wrong time
-# base (end-of-frame stamps taken as start: +1 period every time; a clip
-# clock or the loop's own time: seconds off), not the detector's accuracy,
-# which is issue 3's harness.
+# boots: 5-14 ms typically, 42 and 57 ms once each; -3.5 ms once (in CI).
+# The box's time must lie within [-1 period, 4 periods] of the on-show
+# time: it catches a gross wrong time base (a clip clock or the loop's own
+# time: seconds off; a stamp read in the wrong unit or as the wrong clock),
+# not an error of one period nor the detector's accuracy, which is issue 3's
+# harness.
 # Needs /bin/ts-gate, /bin/board.conf, /bin/rig.raw (`ts-gate render
 # rig-vivid-640x480-60 --raw`) and /bin/rig.expected (the crossing's time in
 # the clip's time base, from `ts-gate replay` of the same clip).
@@ -55,9 +60,9 @@ verdict=$(sed -n 's/^out dqbuf: *[0-9]* seq: *\([0-9]*\) .* ts: \([0-9]*\.[0-9]*
         onshow = a + (f - n) * (b - a)
         g = 180; physical = start(g)
         d = (box - onshow) / 1e6
-        ok = (d >= -3 && d <= 4 * p / 1e6)
-        printf "%s box %.3f ms after the frames it timed were on show (window -3 to %.1f ms); %.3f ms after the physical crossing\n",
-            ok ? "ok" : "bad", d, 4 * p / 1e6, (box - physical) / 1e6 }')
+        ok = (d >= -p / 1e6 && d <= 4 * p / 1e6)
+        printf "%s box %.3f ms after the frames it timed were on show (window %.1f to %.1f ms); %.3f ms after the physical crossing\n",
+            ok ? "ok" : "bad", d, -p / 1e6, 4 * p / 1e6, (box - physical) / 1e6 }')
 say "$verdict"
 case "$verdict" in ok*) ;; *) fail "injected crossing: $verdict" ;; esac
 finish
