@@ -146,12 +146,13 @@ public final class PrecisionDetector {
     let runs: PrecisionRuns
     let coreRuns: PrecisionRuns
     let distance: PrecisionDistance
+    let holes: PrecisionHoles
     static let maxPieces = 64
     static let maxGroups = 4
     static let maxCandidates = 6
     let pieceRoot: UnsafeMutablePointer<Int32>
-    /// Flood fill stack, one slot per pixel.
-    let stack: UnsafeMutablePointer<Int32>
+    /// The spine pixels of a core, one slot per pixel.
+    let spinePixels: UnsafeMutablePointer<Int32>
     /// The steps of the walks along a core: per direction, dx and dy of each step.
     let axisSteps: UnsafeMutablePointer<Int32>
     let axisStepsCapacity: Int
@@ -249,8 +250,9 @@ public final class PrecisionDetector {
         runs = PrecisionRuns(width: image.width, height: image.height)
         coreRuns = PrecisionRuns(width: image.width, height: image.height)
         distance = PrecisionDistance(width: image.width, height: image.height)
+        holes = PrecisionHoles(width: image.width, height: image.height)
         pieceRoot = .allocate(capacity: PrecisionDetector.maxPieces)
-        stack = .allocate(capacity: pixelCount)
+        spinePixels = .allocate(capacity: pixelCount)
         // A walk needs at most a spine length of steps: 1.2 half depths, and
         // a half depth is at most a quarter of the height.
         axisStepsCapacity = image.height + 1
@@ -285,7 +287,7 @@ public final class PrecisionDetector {
         gain.deallocate(); previousGain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
         scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
-        pieceRoot.deallocate(); stack.deallocate(); axisSteps.deallocate(); pieceParent.deallocate(); groups.deallocate()
+        pieceRoot.deallocate(); spinePixels.deallocate(); axisSteps.deallocate(); pieceParent.deallocate(); groups.deallocate()
         candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
         rowEdge.deallocate(); rowAligned.deallocate(); rowLuma.deallocate(); rowBackLuma.deallocate()
     }
@@ -592,59 +594,7 @@ public final class PrecisionDetector {
     /// camouflage (a limb across the torso matching the background), never
     /// space the camera sees through: nothing on a runner encloses background.
     private func fillHoles(_ body: Body, value: UInt8) {
-        // Flood the background from the box's border (4-connected), marking it 1 in `core`.
-        for y in body.minY...body.maxY {
-            let c = core + y * width
-            for x in body.minX...body.maxX { c[x] = 0 }
-        }
-        // Span by span: a popped pixel's row is marked as far as it is open
-        // either way, and each open run in the rows above and below that
-        // span is pushed once (every pixel is marked when pushed, so the
-        // stack never holds more than the box's pixels).
-        var top = 0
-        for x in body.minX...body.maxX {
-            flood(x, body.minY, value: value, top: &top)
-            flood(x, body.maxY, value: value, top: &top)
-        }
-        for y in body.minY...body.maxY {
-            flood(body.minX, y, value: value, top: &top)
-            flood(body.maxX, y, value: value, top: &top)
-        }
-        while top > 0 {
-            top -= 1
-            let i = Int(stack[top])
-            let x = i % width, y = i / width
-            let line = mask + y * width, c = core + y * width
-            var left = x, right = x
-            while left > body.minX && line[left - 1] != value && c[left - 1] == 0 { left -= 1; c[left] = 1 }
-            while right < body.maxX && line[right + 1] != value && c[right + 1] == 0 { right += 1; c[right] = 1 }
-            if y > body.minY { floodRuns(y - 1, left, right, value: value, top: &top) }
-            if y < body.maxY { floodRuns(y + 1, left, right, value: value, top: &top) }
-        }
-        for y in body.minY...body.maxY {
-            let line = mask + y * width, c = core + y * width
-            for x in body.minX...body.maxX where line[x] != value && c[x] == 0 { line[x] = value }
-        }
-    }
-
-    /// Marks (x, y) outside the body and pushes it, unless it is body or marked.
-    @inline(__always)
-    private func flood(_ x: Int, _ y: Int, value: UInt8, top: inout Int) {
-        let i = y * width + x
-        if mask[i] != value && core[i] == 0 { core[i] = 1; stack[top] = Int32(i); top += 1 }
-    }
-
-    /// Floods the first pixel of each open run (not body, not marked) of row
-    /// y within columns left...right.
-    @inline(__always)
-    private func floodRuns(_ y: Int, _ left: Int, _ right: Int, value: UInt8, top: inout Int) {
-        let line = mask + y * width, c = core + y * width
-        var inRun = false
-        for x in left...right {
-            let open = line[x] != value && c[x] == 0
-            if open && !inRun { c[x] = 1; stack[top] = Int32(y * width + x); top += 1 }
-            inRun = open
-        }
+        holes.fill(mask, stride: width, value: value, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
     }
 
     private func pieceFind(_ i: Int) -> Int {
@@ -790,7 +740,7 @@ public final class PrecisionDetector {
             var discs = 0.0, cx = 0.0, cy = 0.0
             var firstRow = Int.max, lastRow = Int.min
             // The spine: core pixels holding the disc whose core runs on
-            // along an axis. Listed first (`stack`), marked once all are found
+            // along an axis. Listed first (`spinePixels`), marked once all are found
             // (the walks read this core's mark).
             var spineCount = 0
             i = r
@@ -806,17 +756,17 @@ public final class PrecisionDetector {
                     }
                     guard long else { continue }
                     discs += 1; cx += Double(x) + 0.5; cy += Double(y) + 0.5
-                    stack[spineCount] = Int32(y * width + x)
+                    spinePixels[spineCount] = Int32(y * width + x)
                     spineCount += 1
                 }
                 i = Int(coreRuns.next[i])
             }
-            for k in 0..<spineCount { core[Int(stack[k])] = PrecisionDetector.spine }
+            for k in 0..<spineCount { core[Int(spinePixels[k])] = PrecisionDetector.spine }
             // The torso: the union of the spine pixels' own largest discs (a
             // pixel's distance reaches the next pixel's centre; the edge lies
             // half a pixel short of it), as a left and a right front per row.
             for k in 0..<spineCount {
-                let p = Int(stack[k])
+                let p = Int(spinePixels[k])
                 guard !discInsideNeighbours(p) else { continue }
                 let y = p / width, x = p - y * width
                 let radius = Double(distance.squared[p]).squareRoot() - 0.5

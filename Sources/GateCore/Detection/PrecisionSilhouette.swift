@@ -212,3 +212,89 @@ final class PrecisionDistance {
         return d * d + gi * gi
     }
 }
+
+/// The holes of a region: the pixels of its box not in it that no
+/// 4-connected path of such pixels joins to the box's border. Found as row
+/// runs joined by union-find, so its cost is one read of the box plus a few
+/// operations per run (a flood from the border touched every pixel around
+/// the region several times). Storage is allocated in init.
+final class PrecisionHoles {
+    private let row: UnsafeMutablePointer<Int32>
+    private let start: UnsafeMutablePointer<Int32>
+    private let end: UnsafeMutablePointer<Int32>   // inclusive
+    private let parent: UnsafeMutablePointer<Int32>
+
+    init(width: Int, height: Int) {
+        // A row holds at most (width + 1) / 2 runs apart; run 0 is the outside.
+        let capacity = ((width + 1) / 2) * height + 1
+        row = .allocate(capacity: capacity); start = .allocate(capacity: capacity)
+        end = .allocate(capacity: capacity); parent = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        row.deallocate(); start.deallocate(); end.deallocate(); parent.deallocate()
+    }
+
+    @inline(__always)
+    private func root(_ i: Int) -> Int {
+        var r = i
+        while Int(parent[r]) != r { r = Int(parent[r]) }
+        var node = i
+        while Int(parent[node]) != r {
+            let next = Int(parent[node])
+            parent[node] = Int32(r)
+            node = next
+        }
+        return r
+    }
+
+    /// Sets to `value` the holes of the region of pixels equal to `value`
+    /// in columns x0...x1, rows y0...y1 of `mask` (row stride `stride`).
+    func fill(_ mask: UnsafeMutablePointer<UInt8>, stride: Int, value: UInt8, x0: Int, x1: Int, y0: Int, y1: Int) {
+        guard x0 <= x1 && y0 <= y1 else { return }
+        // Run 0 stands for the outside: runs on the box's border join it, and
+        // unions keep the lower index, so a run is a hole's unless its root is 0.
+        parent[0] = 0
+        var count = 1
+        let region = UInt64(value) &* 0x0101_0101_0101_0101
+        var aboveFirst = 1, aboveEnd = 1
+        for y in y0...y1 {
+            let line = mask + y * stride
+            let first = count
+            let edgeRow = y == y0 || y == y1
+            var x = x0
+            while x <= x1 {
+                // Most of a region's box is the region: eight of its pixels at a time.
+                if x &+ 8 <= x1 &+ 1 && UnsafeRawPointer(line + x).loadUnaligned(as: UInt64.self) == region {
+                    x &+= 8
+                    continue
+                }
+                if line[x] == value { x &+= 1; continue }
+                let s = x
+                while x <= x1 && line[x] != value { x &+= 1 }
+                row[count] = Int32(y); start[count] = Int32(s); end[count] = Int32(x - 1)
+                parent[count] = edgeRow || s == x0 || x - 1 == x1 ? 0 : Int32(count)
+                count += 1
+            }
+            // 4-connected: a run joins the runs above that share a column.
+            var p = aboveFirst
+            if first < count {
+                for r in first..<count {
+                    while p < aboveEnd && end[p] < start[r] { p += 1 }
+                    var q = p
+                    while q < aboveEnd && start[q] <= end[r] {
+                        let a = root(r), b = root(q)
+                        if a != b { if a < b { parent[b] = Int32(a) } else { parent[a] = Int32(b) } }
+                        q += 1
+                    }
+                }
+            }
+            aboveFirst = first
+            aboveEnd = count
+        }
+        for r in 1..<count where root(r) != 0 {
+            let line = mask + Int(row[r]) * stride
+            for x in Int(start[r])...Int(end[r]) { line[x] = value }
+        }
+    }
+}

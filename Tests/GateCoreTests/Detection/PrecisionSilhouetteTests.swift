@@ -40,4 +40,68 @@ import Testing
             }
         }
     }
+
+    /// The mask with the holes of the region of `value` in the rectangle
+    /// filled, by flooding the other pixels from the rectangle's border one
+    /// pixel at a time (4-connected): what PrecisionHoles must give exactly.
+    static func floodedHoles(_ mask: [UInt8], width: Int, value: UInt8, x0: Int, x1: Int, y0: Int, y1: Int) -> [UInt8] {
+        var outside = [Bool](repeating: false, count: mask.count)
+        var pending: [(Int, Int)] = []
+        for y in y0...y1 { for x in x0...x1 where x == x0 || x == x1 || y == y0 || y == y1 { pending.append((x, y)) } }
+        while let (x, y) = pending.popLast() {
+            guard x >= x0 && x <= x1 && y >= y0 && y <= y1 else { continue }
+            let i = y * width + x
+            guard mask[i] != value && !outside[i] else { continue }
+            outside[i] = true
+            pending += [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+        }
+        var filled = mask
+        for y in y0...y1 { for x in x0...x1 where mask[y * width + x] != value && !outside[y * width + x] {
+            filled[y * width + x] = value
+        } }
+        return filled
+    }
+
+    @Test func aHoleIsFilledAndANotchOpenToTheBorderIsNot() {
+        // A ring of 2s with a hole (0 and 1: any other value) and a notch
+        // reaching the box's right edge through a gap one pixel wide.
+        let rows = ["........",
+                    ".222222.",
+                    ".201022.",
+                    ".200022.",
+                    ".222200.",
+                    ".222222.",
+                    "........"]
+        let width = 8
+        var mask = rows.flatMap { $0.map { $0 == "2" ? UInt8(2) : $0 == "1" ? 1 : 0 } }
+        let holes = PrecisionHoles(width: width, height: rows.count)
+        mask.withUnsafeMutableBufferPointer { holes.fill($0.baseAddress!, stride: width, value: 2, x0: 1, x1: 6, y0: 1, y1: 5) }
+        let filled = mask
+        // The hole (rows 2 and 3) is now the region's, the notch (row 4) is not:
+        // a diagonal step does not close it, as the region is 8-connected.
+        #expect(Array(filled[(2 * width + 1)...(2 * width + 6)]) == [2, 2, 2, 2, 2, 2])
+        #expect(Array(filled[(3 * width + 1)...(3 * width + 6)]) == [2, 2, 2, 2, 2, 2])
+        #expect(Array(filled[(4 * width + 1)...(4 * width + 6)]) == [2, 2, 2, 2, 0, 0])
+        #expect(filled[0 * width + 3] == 0 && filled[3 * width + 7] == 0, "outside the box: untouched")
+    }
+
+    @Test(arguments: [0.3, 0.55, 0.8])
+    func holesAreThoseAFloodFromTheBorderFinds(fill: Double) {
+        let width = 40, height = 30
+        var random = SplitMix64(seed: UInt64(fill * 1000) + 7)
+        let holes = PrecisionHoles(width: width, height: height)
+        for trial in 0..<40 {
+            var mask = [UInt8](repeating: 0, count: width * height)
+            for i in mask.indices where random.unit() < fill { mask[i] = random.unit() < 0.9 ? 3 : 1 }
+            let x0 = Int(random.unit() * 10), x1 = width - 1 - Int(random.unit() * 10)
+            let y0 = Int(random.unit() * 8), y1 = height - 1 - Int(random.unit() * 8)
+            let expected = Self.floodedHoles(mask, width: width, value: 3, x0: x0, x1: x1, y0: y0, y1: y1)
+            mask.withUnsafeMutableBufferPointer {
+                holes.fill($0.baseAddress!, stride: width, value: 3, x0: x0, x1: x1, y0: y0, y1: y1)
+            }
+            let wrong = mask.indices.first { mask[$0] != expected[$0] }
+            #expect(wrong == nil, "trial \(trial), box \(x0)...\(x1) x \(y0)...\(y1): pixel \(wrong ?? 0) % \(width)")
+            if wrong != nil { return }
+        }
+    }
 }
