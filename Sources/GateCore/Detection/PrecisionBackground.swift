@@ -397,7 +397,8 @@ extension PrecisionDetector {
         for y in 0..<height {
             // Gains stay below 4 so that luma x gain x 32 fits in 15 bits.
             let g = min(Int(gain[y]), 16383)
-            let g2 = UInt32(g &* 2)
+            // 16 bits (g x 2 < 2^15), so the product below is a high-half multiply of 16-bit lanes.
+            let g2 = UInt16(truncatingIfNeeded: g &* 2)
             let t = Int(threshold[y])
             let t16 = UInt16(truncatingIfNeeded: min(t, 4095))
             let row = y &* width
@@ -408,7 +409,7 @@ extension PrecisionDetector {
                 // The gained background rounded to a luma step, in 16-bit
                 // lanes: (luma x 256) x (gain x 8192) >> 16 is luma x gain x 32
                 // (a high-half product), then rounded to whole steps.
-                let scaled = UInt16(truncatingIfNeeded: (UInt32(model16[x]) &* g2) >> 16)
+                let scaled = UInt16(truncatingIfNeeded: (UInt32(model16[x]) &* UInt32(g2)) >> 16)
                 let expected = (scaled &+ 16) >> 5
                 let limit = t16 &+ (expected >> 5)
                 let d = UInt16(pixels[x]) &- expected
@@ -424,14 +425,19 @@ extension PrecisionDetector {
             // t x sqrt(2), in luma x 65536 (sqrt(2) x 65536 = 92 682).
             let still16 = t &* 92_682
             if y & 3 == upkeepPhase {
-                for x in 0..<width where silhouette[x] == 0 {
-                    // An arithmetic shift: rounds towards minus infinity, a bias
-                    // below 2^shift / 2^16 of a luma step.
-                    let b = Int(model[x])
-                    let target = (Int(pixels[x]) &* inverse) >> 12
-                    let updated = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
-                    model[x] = updated
-                    model16[x] = PrecisionDetector.narrow(updated)
+                if inverse < 1 << 32 {
+                    upkeep(row, width: width, high: Int32(truncatingIfNeeded: inverse >> 12),
+                           low: Int32(truncatingIfNeeded: inverse & 4095), shift: Int32(shift))
+                } else {
+                    for x in 0..<width where silhouette[x] == 0 {
+                        // An arithmetic shift: rounds towards minus infinity, a bias
+                        // below 2^shift / 2^16 of a luma step.
+                        let b = Int(model[x])
+                        let target = (Int(pixels[x]) &* inverse) >> 12
+                        let updated = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
+                        model[x] = updated
+                        model16[x] = PrecisionDetector.narrow(updated)
+                    }
                 }
             }
             let before = previous + row
@@ -478,6 +484,37 @@ extension PrecisionDetector {
             }
         }
         return count
+    }
+
+    /// The slow update of one row's empty pixels (row offset `row`): each
+    /// moves 2^-shift of the way from its model to the pixel brought to the
+    /// background's light, (luma x inverse) >> 12, computed as
+    /// luma x high + (luma x low) >> 12 with inverse = high x 4096 + low:
+    /// exact, and in 32 bits while the inverse is below 2^32 (gains are at
+    /// least 1/16: `rowGain`). Without a branch (silhouette pixels keep
+    /// their model through a mask), so it runs in vector lanes: as a branch
+    /// per pixel in 64-bit arithmetic it was a third of `segment`.
+    @inline(__always)
+    private func upkeep(_ row: Int, width: Int, high: Int32, low: Int32, shift: Int32) {
+        let model = background + row, model16 = background16 + row
+        let pixels = current + row, silhouette = mask + row
+        for x in 0..<width {
+            // All ones where the pixel is empty, zero where it is silhouette.
+            let empty = (Int32(truncatingIfNeeded: silhouette[x]) &- 1) &>> 31
+            let b = model[x]
+            let luma = Int32(truncatingIfNeeded: pixels[x])
+            let target = luma &* high &+ ((luma &* low) &>> 12)
+            // An arithmetic shift: rounds towards minus infinity, a bias
+            // below 2^shift / 2^16 of a luma step.
+            let updated = b &+ (((target &- b) &>> shift) & empty)
+            model[x] = updated
+            // `narrow`, without branches: clamped to 0...65535.
+            var narrow = updated &>> 8
+            narrow &= ~(narrow &>> 31)
+            narrow &-= (narrow &- 65535) & ((65535 &- narrow) &>> 31)
+            let old = Int32(truncatingIfNeeded: model16[x])
+            model16[x] = UInt16(truncatingIfNeeded: (old & ~empty) | (narrow & empty))
+        }
     }
 
     /// The scene as it is now becomes the background (gains back to 1).
