@@ -618,10 +618,12 @@ public final class PrecisionDetector {
             // by side are as deep, and below).
             var rows = 0
             let upper = body.minY + Int(0.6 * Double(body.maxY - body.minY))
+            let boxWidth = body.maxX - body.minX + 1
             for y in body.minY...upper {
                 var deepest: Int32 = 0
-                let d = distance.squared + y * width   // 0 where the box is not this body
-                for x in body.minX...body.maxX { deepest = max(deepest, d[x]) }
+                let d = distance.squared + y * width + body.minX   // 0 where the box is not this body
+                // Counted from 0 with no overflow check: in vector lanes.
+                for i in 0..<boxWidth { deepest = max(deepest, d[i]) }
                 if deepest > 0 { scratch[rows] = deepest; rows += 1 }
             }
             guard rows >= 4 else { continue }
@@ -684,10 +686,11 @@ public final class PrecisionDetector {
         // `torsoCoreFraction` x R (more than a head's) make the torso.
         let coreRadius = 0.65 * halfDepth
         let coreSquared = Int32((coreRadius * coreRadius).rounded(.up))
+        let boxWidth = body.maxX - body.minX + 1
         for y in body.minY...body.maxY {
             // Only the body's pixels have a distance above 0 in its box.
-            let d = distance.squared + y * width, c = core + y * width
-            for x in body.minX...body.maxX { c[x] = d[x] >= coreSquared ? 1 : 0 }
+            let d = distance.squared + y * width + body.minX, c = core + y * width + body.minX
+            for i in 0..<boxWidth { c[i] = d[i] >= coreSquared ? 1 : 0 }
         }
         coreRuns.label(core, stride: width, value: 1, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
         let discRadius = settings.torsoCoreFraction * halfDepth

@@ -192,7 +192,9 @@ final class PrecisionDistance {
             } else {
                 let i = Int(s[q])
                 let gi = Int(g[i]), gu = Int(g[u])
-                let numerator = u * u - i * i + gu * gu - gi * gi, denominator = 2 * (u - i)
+                // Wrapping arithmetic (no overflow checks in the inner loop):
+                // every term is below the box's size squared.
+                let numerator = u &* u &- i &* i &+ gu &* gu &- gi &* gi, denominator = 2 &* (u &- i)
                 // Floor division: the numerator may be negative.
                 let sep = numerator >= 0 ? numerator / denominator : -((-numerator + denominator - 1) / denominator)
                 let wv = 1 + sep
@@ -207,9 +209,9 @@ final class PrecisionDistance {
 
     @inline(__always)
     private func f(_ g: UnsafeMutablePointer<Int32>, _ x: Int, _ i: Int) -> Int {
-        let d = x - i
+        let d = x &- i
         let gi = Int(g[i])
-        return d * d + gi * gi
+        return d &* d &+ gi &* gi
     }
 }
 
