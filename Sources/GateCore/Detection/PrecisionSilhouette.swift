@@ -1,3 +1,26 @@
+/// The root of node `i` in a union-find forest kept as parent indices
+/// (a root is its own parent), compressing the path on the way.
+@inline(__always)
+func unionFindRoot(_ parent: UnsafeMutablePointer<Int32>, _ i: Int) -> Int {
+    var r = i
+    while Int(parent[r]) != r { r = Int(parent[r]) }
+    var node = i
+    while Int(parent[node]) != r {
+        let next = Int(parent[node])
+        parent[node] = Int32(r)
+        node = next
+    }
+    return r
+}
+
+/// Joins the trees of nodes `a` and `b`; the lower root stays the root, so
+/// a region's root is its first node.
+@inline(__always)
+func unionFindJoin(_ parent: UnsafeMutablePointer<Int32>, _ a: Int, _ b: Int) {
+    let ra = unionFindRoot(parent, a), rb = unionFindRoot(parent, b)
+    if ra < rb { parent[rb] = Int32(ra) } else if rb < ra { parent[ra] = Int32(rb) }
+}
+
 /// Connected regions of a mask as row runs joined by union-find (8-connected),
 /// inside a rectangle of an image, with each region's area and bounding box.
 /// It keeps every region and each run's label, and links each region's runs
@@ -33,17 +56,7 @@ final class PrecisionRuns {
     }
 
     @inline(__always)
-    func root(_ i: Int) -> Int {
-        var r = Int32(i)
-        while parent[Int(r)] != r { r = parent[Int(r)] }
-        var node = Int32(i)
-        while parent[Int(node)] != r {
-            let next = parent[Int(node)]
-            parent[Int(node)] = r
-            node = next
-        }
-        return Int(r)
-    }
+    func root(_ i: Int) -> Int { unionFindRoot(parent, i) }
 
     /// Labels the pixels of `mask` (row stride `stride`) equal to `value`
     /// inside columns x0...x1, rows y0...y1. Afterwards each root run
@@ -80,8 +93,7 @@ final class PrecisionRuns {
                     while p < aboveEnd && end[p] < s { p += 1 }
                     var q = p
                     while q < aboveEnd && start[q] <= e {
-                        let a = root(r), b = root(q)
-                        if a != b { if a < b { parent[b] = Int32(a) } else { parent[a] = Int32(b) } }
+                        unionFindJoin(parent, r, q)
                         q += 1
                     }
                 }
@@ -237,19 +249,6 @@ final class PrecisionHoles {
         row.deallocate(); start.deallocate(); end.deallocate(); parent.deallocate()
     }
 
-    @inline(__always)
-    private func root(_ i: Int) -> Int {
-        var r = i
-        while Int(parent[r]) != r { r = Int(parent[r]) }
-        var node = i
-        while Int(parent[node]) != r {
-            let next = Int(parent[node])
-            parent[node] = Int32(r)
-            node = next
-        }
-        return r
-    }
-
     /// Sets to `value` the holes of the region of pixels equal to `value`
     /// in columns x0...x1, rows y0...y1 of `mask` (row stride `stride`).
     func fill(_ mask: UnsafeMutablePointer<UInt8>, stride: Int, value: UInt8, x0: Int, x1: Int, y0: Int, y1: Int) {
@@ -285,8 +284,7 @@ final class PrecisionHoles {
                     while p < aboveEnd && end[p] < start[r] { p += 1 }
                     var q = p
                     while q < aboveEnd && start[q] <= end[r] {
-                        let a = root(r), b = root(q)
-                        if a != b { if a < b { parent[b] = Int32(a) } else { parent[a] = Int32(b) } }
+                        unionFindJoin(parent, r, q)
                         q += 1
                     }
                 }
@@ -294,7 +292,7 @@ final class PrecisionHoles {
             aboveFirst = first
             aboveEnd = count
         }
-        for r in 1..<count where root(r) != 0 {
+        for r in 1..<count where unionFindRoot(parent, r) != 0 {
             let line = mask + Int(row[r]) * stride
             for x in Int(start[r])...Int(end[r]) { line[x] = value }
         }

@@ -2,6 +2,17 @@ import Testing
 @testable import GateCore
 
 @Suite struct PrecisionSilhouetteTests {
+    /// A mask with a `fill` share of pixels set (`share` of them to `value`,
+    /// the rest to `other`), and a rectangle that is any large part of it.
+    static func randomMask(_ random: inout SplitMix64, width: Int, height: Int, fill: Double, share: Double,
+                           of value: UInt8, else other: UInt8) -> ([UInt8], Int, Int, Int, Int) {
+        var mask = [UInt8](repeating: 0, count: width * height)
+        for i in mask.indices where random.unit() < fill { mask[i] = random.unit() < share ? value : other }
+        let x0 = Int(random.unit() * 10), x1 = width - 1 - Int(random.unit() * 10)
+        let y0 = Int(random.unit() * 8), y1 = height - 1 - Int(random.unit() * 8)
+        return (mask, x0, x1, y0, y1)
+    }
+
     /// The squared distance from (x, y) to the nearest pixel of the
     /// rectangle's outside or of the rectangle not equal to `value`, by trying
     /// every pixel: what PrecisionDistance must give exactly.
@@ -25,10 +36,8 @@ import Testing
         let distance = PrecisionDistance(width: width, height: height)
         for trial in 0..<20 {
             // Blobs of 1s and 2s; the rectangle is any part of the image.
-            var mask = [UInt8](repeating: 0, count: width * height)
-            for i in mask.indices where random.unit() < fill { mask[i] = random.unit() < 0.8 ? 1 : 2 }
-            let x0 = Int(random.unit() * 10), x1 = width - 1 - Int(random.unit() * 10)
-            let y0 = Int(random.unit() * 8), y1 = height - 1 - Int(random.unit() * 8)
+            let (mask, x0, x1, y0, y1) = Self.randomMask(&random, width: width, height: height, fill: fill,
+                                                         share: 0.8, of: 1, else: 2)
             mask.withUnsafeBufferPointer { distance.compute($0.baseAddress!, value: 1, x0: x0, x1: x1, y0: y0, y1: y1) }
             for y in y0...y1 {
                 for x in x0...x1 {
@@ -91,10 +100,9 @@ import Testing
         var random = SplitMix64(seed: UInt64(fill * 1000) + 7)
         let holes = PrecisionHoles(width: width, height: height)
         for trial in 0..<40 {
-            var mask = [UInt8](repeating: 0, count: width * height)
-            for i in mask.indices where random.unit() < fill { mask[i] = random.unit() < 0.9 ? 3 : 1 }
-            let x0 = Int(random.unit() * 10), x1 = width - 1 - Int(random.unit() * 10)
-            let y0 = Int(random.unit() * 8), y1 = height - 1 - Int(random.unit() * 8)
+            let (drawn, x0, x1, y0, y1) = Self.randomMask(&random, width: width, height: height, fill: fill,
+                                                          share: 0.9, of: 3, else: 1)
+            var mask = drawn
             let expected = Self.floodedHoles(mask, width: width, value: 3, x0: x0, x1: x1, y0: y0, y1: y1)
             mask.withUnsafeMutableBufferPointer {
                 holes.fill($0.baseAddress!, stride: width, value: 3, x0: x0, x1: x1, y0: y0, y1: y1)
