@@ -32,7 +32,8 @@ struct RenderedClip {
     }
 
     static func write(path: String, header: Y4MHeader, frames: Int, renderer: SceneRenderer) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        // Whether it could be made, opening it for writing next says.
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
         try file.write(contentsOf: Data(header.text.utf8))
