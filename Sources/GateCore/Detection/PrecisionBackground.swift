@@ -495,7 +495,7 @@ extension PrecisionDetector {
     /// their model through a mask), so it runs in vector lanes: as a branch
     /// per pixel in 64-bit arithmetic it took 4 us more per 640x480 frame.
     @inline(__always)
-    private func upkeep(_ row: Int, width: Int, high: Int32, low: Int32, shift: Int32) {
+    func upkeep(_ row: Int, width: Int, high: Int32, low: Int32, shift: Int32) {
         let model = background + row, model16 = background16 + row
         let pixels = current + row, silhouette = mask + row
         for x in 0..<width {
