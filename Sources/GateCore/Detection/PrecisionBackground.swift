@@ -416,30 +416,19 @@ extension PrecisionDetector {
                 // |d| > limit, as one unsigned comparison (d wraps when negative).
                 silhouette[x] = d &+ limit > limit &* 2 ? 1 : 0
             }
-            let inverse = (1 << 40) / max(1, g)
-            let previousInverse = (1 << 40) / max(1, min(Int(previousGain[y]), 16383))
+            // Gains of 1/16 or more (as `rowGain` gives them) keep the
+            // inverses within 32 bits, which `upkeep` needs. (Clamped here,
+            // not in g above: a lower bound on g hides from the compiler that
+            // g x 2 is a 16-bit lane, and the high-half multiply is lost.)
+            let inverse = (1 << 40) / max(256, g)
+            let previousInverse = (1 << 40) / min(max(Int(previousGain[y]), 256), 16383)
             // Unchanged: two frames' difference within what their noise
             // explains, at the silhouette's confidence: t is four sigmas of
             // one frame's noise, a difference of two frames has sqrt(2)
             // times as much (and each frame its own row gain's error), so
             // t x sqrt(2), in luma x 65536 (sqrt(2) x 65536 = 92 682).
             let still16 = t &* 92_682
-            if y & 3 == upkeepPhase {
-                if inverse <= 1 << 32 {
-                    upkeep(row, width: width, high: Int32(truncatingIfNeeded: inverse >> 12),
-                           low: Int32(truncatingIfNeeded: inverse & 4095), shift: Int32(shift))
-                } else {
-                    for x in 0..<width where silhouette[x] == 0 {
-                        // An arithmetic shift: rounds towards minus infinity, a bias
-                        // below 2^shift / 2^16 of a luma step.
-                        let b = Int(model[x])
-                        let target = (Int(pixels[x]) &* inverse) >> 12
-                        let updated = Int32(truncatingIfNeeded: b &+ ((target &- b) >> shift))
-                        model[x] = updated
-                        model16[x] = PrecisionDetector.narrow(updated)
-                    }
-                }
-            }
+            if y & 3 == upkeepPhase { upkeep(row, inverse: inverse, shift: shift) }
             let before = previous + row
             let maskWords = UnsafeMutableRawPointer(silhouette), stillWords = UnsafeMutableRawPointer(unchanged)
             var x = 0
@@ -490,12 +479,14 @@ extension PrecisionDetector {
     /// moves 2^-shift of the way from its model to the pixel brought to the
     /// background's light, (luma x inverse) >> 12, computed as
     /// luma x high + (luma x low) >> 12 with inverse = high x 4096 + low:
-    /// exact, and in 32 bits while the inverse is at most 2^32 (gains are at
-    /// least 1/16: `rowGain`). Without a branch (silhouette pixels keep
-    /// their model through a mask), so it runs in vector lanes: as a branch
-    /// per pixel in 64-bit arithmetic it took 4 us more per 640x480 frame.
+    /// exact, and in 32 bits for an inverse of at most 2^32 (a gain of 1/16
+    /// or more). Without a branch (silhouette pixels keep their model
+    /// through a mask), so it runs in vector lanes: as a branch per pixel in
+    /// 64-bit arithmetic it took 4 us more per 640x480 frame.
     @inline(__always)
-    func upkeep(_ row: Int, width: Int, high: Int32, low: Int32, shift: Int32) {
+    func upkeep(_ row: Int, inverse: Int, shift: Int) {
+        let high = Int32(truncatingIfNeeded: inverse >> 12), low = Int32(truncatingIfNeeded: inverse & 4095)
+        let steps = Int32(truncatingIfNeeded: shift)
         let model = background + row, model16 = background16 + row
         let pixels = current + row, silhouette = mask + row
         for x in 0..<width {
@@ -506,7 +497,7 @@ extension PrecisionDetector {
             let target = luma &* high &+ ((luma &* low) &>> 12)
             // An arithmetic shift: rounds towards minus infinity, a bias
             // below 2^shift / 2^16 of a luma step.
-            let updated = b &+ (((target &- b) &>> shift) & empty)
+            let updated = b &+ (((target &- b) &>> steps) & empty)
             model[x] = updated
             // `narrow`, without branches: clamped to 0...65535.
             var narrow = updated &>> 8

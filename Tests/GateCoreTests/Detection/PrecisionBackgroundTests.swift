@@ -31,7 +31,7 @@ import Testing
                     expected16[x] = PrecisionDetector.narrow(expected[x])
                 }
             }
-            detector.upkeep(0, width: width, high: Int32(inverse >> 12), low: Int32(inverse & 4095), shift: Int32(shift))
+            detector.upkeep(0, inverse: inverse, shift: shift)
             let model = Array(UnsafeBufferPointer(start: detector.background, count: width))
             let model16 = Array(UnsafeBufferPointer(start: detector.background16, count: width))
             let wrong = (0..<width).first { model[$0] != expected[$0] || model16[$0] != expected16[$0] }
