@@ -49,7 +49,9 @@ public struct DetectorSettings: Equatable {
     public var hideStillNanos: Int64 = 120_000_000
     /// The torso is the body's thickest part: the silhouette's inscribed discs
     /// of at least this fraction of the torso's half depth. Above the head's
-    /// share (a head is ~0.22 m deep, a torso ~0.3 m) and an arm's.
+    /// share (a head is ~0.22 m deep, a torso ~0.3 m) and an arm's. A slim
+    /// torso can be shallower than the head: the head is then told by
+    /// where it is (see `PrecisionDetector.dropHead`).
     public var torsoCoreFraction = 0.8
     /// ... along a spine at least this many torso half depths long (a torso
     /// is ~0.5 m from hip to shoulder; where a limb joins it makes only a bump).

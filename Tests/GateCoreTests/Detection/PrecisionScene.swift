@@ -47,7 +47,13 @@ struct PrecisionScene {
 
     static let scale = 80.0          // pixels per metre
     static let ground = 230.0        // image row of the ground
-    static let torsoRadius = 0.15 * scale
+    /// The torso's half depth and the head's radius, metres.
+    var torsoDepth = 0.15
+    var headRadius = 0.11
+    /// A neck of this radius (metres, 0: none) holds the head above the
+    /// torso's top along its lean, instead of the head resting on it.
+    var neckRadius = 0.0
+    var torsoRadius: Double { torsoDepth * PrecisionScene.scale }
 
     struct Capsule {
         var ax: Double, ay: Double, bx: Double, by: Double, r: Double
@@ -84,15 +90,21 @@ struct PrecisionScene {
 
     /// The parts of a runner at time t, back to front, with their luma (image rows grow downwards).
     func parts(_ runner: Runner, at t: Double) -> [(Capsule, Double)] {
-        let s = PrecisionScene.scale, g = PrecisionScene.ground, r = PrecisionScene.torsoRadius
-        let reach = 0.5 * s * PortableMath.sin(runner.lean) + r
+        let s = PrecisionScene.scale, g = PrecisionScene.ground, r = torsoRadius
+        let sin = PortableMath.sin(runner.lean), cos = PortableMath.cos(runner.lean)
+        let reach = 0.5 * s * sin + r
         let hipX = front(runner, at: t) - reach, hipY = g - 0.95 * s
-        let topX = hipX + 0.5 * s * PortableMath.sin(runner.lean), topY = hipY - 0.5 * s * PortableMath.cos(runner.lean)
-        let headX = hipX + 0.7 * s * PortableMath.sin(runner.lean) + 0.07 * s, headY = hipY - 0.7 * s * PortableMath.cos(runner.lean)
+        let topX = hipX + 0.5 * s * sin, topY = hipY - 0.5 * s * cos
+        // On a neck the head's centre is a neck and a head's radius past the torso's end.
+        let headAxis = neckRadius > 0 ? 0.5 + torsoDepth + 0.06 + headRadius : 0.7
+        let headX = hipX + headAxis * s * sin + 0.07 * s, headY = hipY - headAxis * s * cos
         var parts: [(Capsule, Double)] = [
             (Capsule(ax: hipX - 0.1 * s, ay: hipY, bx: hipX - 0.2 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
             (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r), torsoLuma),
-            (Capsule(ax: headX, ay: headY, bx: headX, by: headY, r: 0.11 * s), skinLuma),
+        ]
+        if neckRadius > 0 { parts.append((Capsule(ax: topX, ay: topY, bx: headX, by: headY, r: neckRadius * s), skinLuma)) }
+        parts += [
+            (Capsule(ax: headX, ay: headY, bx: headX, by: headY, r: headRadius * s), skinLuma),
             (Capsule(ax: hipX + 0.1 * s, ay: hipY, bx: hipX + 0.15 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
         ]
         if runner.armReach > 0 {
