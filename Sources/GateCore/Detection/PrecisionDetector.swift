@@ -685,15 +685,20 @@ public final class PrecisionDetector {
         let reach = Int(halfDepth.rounded(.up))
         var j = first
         while j < candidateCount {
-            let head = candidates[j]
-            var below = false
-            if head.firstRow <= top + reach {
-                for k in first..<candidateCount where k != j {
-                    if candidates[k].discs > head.discs && candidates[k].firstRow >= head.lastRow - reach / 2 { below = true }
-                }
+            if candidates[j].firstRow <= top + reach && hasLargerPiece(than: j, from: first, below: candidates[j].lastRow - reach / 2) {
+                removeCandidate(j)
+            } else {
+                j += 1
             }
-            if below { removeCandidate(j) } else { j += 1 }
         }
+    }
+
+    /// True when a piece from `first` on other than `j`, with more discs, begins at or below `row`.
+    private func hasLargerPiece(than j: Int, from first: Int, below row: Int) -> Bool {
+        for k in first..<candidateCount where k != j {
+            if candidates[k].discs > candidates[j].discs && candidates[k].firstRow >= row { return true }
+        }
+        return false
     }
 
     /// Moves the last candidate into `j`'s place.
