@@ -4,7 +4,7 @@ import GateDevices
 /// `ts-gate replay FILE.y4m`: runs a detector over every frame of a
 /// YUV4MPEG2 clip, in the clip's own time base (frame i at i x den / num s),
 /// and prints each crossing as it is found, as a table or as JSON lines.
-/// The clip is streamed: one frame in memory, whatever its length.
+/// The clip is streamed: one frame in memory (a dozen with `--images`), whatever its length.
 enum ReplayCommand {
     static func run(_ options: ReplayOptions, console: Console) -> Int32 {
         let path = options.file
@@ -46,7 +46,8 @@ enum ReplayCommand {
             } catch {
                 return fail(directory + ": cannot create the pictures directory: " + error.description)
             }
-            pictures = ReplayPictures(directory: directory, header: header, gatePosition: options.gatePosition)
+            pictures = ReplayPictures(directory: directory, header: header, gatePosition: options.gatePosition,
+                                      settings: settings)
         }
 
         if !options.json {
@@ -79,7 +80,7 @@ enum ReplayCommand {
                     console.line(tableRow(crossing, number: crossings, speedPixelsPerSecond: speed))
                 }
                 do {
-                    try pictures?.crossing(crossings, frame: frame, crossingNanos: crossing.timeNanos)
+                    try pictures?.crossing(crossings, crossingNanos: crossing.timeNanos)
                 } catch {
                     return fail(error.message)
                 }
@@ -165,24 +166,75 @@ enum ReplayCommand {
         if let pictures {
             w.string("stripImage", pictures.stripPath(number))
             w.string("frameImage", pictures.framePath(number))
+            // Not `frameIndex` (the first frame with the torso past the line).
+            w.int("frameImageIndex", Int64(pictures.frameImageIndex(crossingNanos: crossing.timeNanos)))
         }
         return w.finish()
     }
 }
 
 /// The PNG pictures of a replay's crossings, in one directory: for crossing
-/// n, crossing-NN-frame.png (the frame the crossing was found in, gate line
-/// drawn) and crossing-NN-strip.png (the photo-finish strip around it).
-struct ReplayPictures {
+/// n, crossing-NN-frame.png (the recorded frame whose stamp is nearest the
+/// crossing instant, gate line drawn; its index is the JSON line's
+/// `frameImageIndex`) and crossing-NN-strip.png (the photo-finish strip
+/// around it).
+///
+/// Why a ring of recent frames: the detector reports a crossing only once
+/// its fit has samples past the line, several frames after the torso
+/// reached it; the frame it reports in shows the runner well past the gate.
+/// So `record` copies each frame's luma into a ring allocated here, once,
+/// and the frame picture is taken from the ring, never from a frame after
+/// the report (that one has not been read yet).
+final class ReplayPictures {
     let directory: String
     let gatePosition: Double
     let strips: PhotoFinishStrip
+    let width: Int
+    let height: Int
+    /// Frames the ring holds (see `ringFrames`).
+    let capacity: Int
+    /// `capacity` luma planes, `width` x `height` each, tightly packed.
+    private let planes: UnsafeMutablePointer<UInt8>
+    /// The frame index held in each slot, -1 for none, and its stamp.
+    private let slotFrames: UnsafeMutablePointer<Int>
+    private let slotNanos: UnsafeMutablePointer<Int64>
+    private var lastFrame = -1
 
-    init(directory: String, header: Y4MHeader, gatePosition: Double) {
+    /// Frames kept for the frame picture. Both modes run one engine
+    /// (`PrecisionDetector`, whose `FrontTracker` fits a crossing from
+    /// `precisionSamplesBefore + 1 + precisionPostroll` fronts, 8 by
+    /// default) and report when the `precisionPostroll`-th sample past the
+    /// line comes in: the crossing lies between the last sample before the
+    /// line and the first at or past it, in the last `precisionPostroll + 2`
+    /// frames (5) when every frame gives a sample. The fit's span (8) covers
+    /// a crossing found in the fronts replayed once a track's direction is
+    /// clear; 4 more frames cover frames without a sample (a limb across
+    /// the torso: a track outlives at least 2 in a row). 12 frames of
+    /// 1920x1080, the largest clip replay takes, are 25 MB.
+    static func ringFrames(_ settings: DetectorSettings) -> Int {
+        settings.precisionSamplesBefore + 1 + settings.precisionPostroll + 4
+    }
+
+    init(directory: String, header: Y4MHeader, gatePosition: Double, settings: DetectorSettings) {
         self.directory = directory
         self.gatePosition = gatePosition
         strips = PhotoFinishStrip(width: header.width, height: header.height, gatePosition: gatePosition,
                                   frameRate: header.frameRate)
+        width = header.width
+        height = header.height
+        capacity = max(1, ReplayPictures.ringFrames(settings))
+        planes = .allocate(capacity: capacity * width * height)
+        planes.initialize(repeating: 0, count: capacity * width * height)
+        slotFrames = .allocate(capacity: capacity)
+        slotFrames.initialize(repeating: -1, count: capacity)
+        slotNanos = .allocate(capacity: capacity)
+        slotNanos.initialize(repeating: 0, count: capacity)
+    }
+
+    deinit {
+        planes.deallocate()
+        slotFrames.deallocate()
+        slotNanos.deallocate()
     }
 
     func framePath(_ number: Int) -> String { path(number, "frame") }
@@ -192,11 +244,55 @@ struct ReplayPictures {
         directory + "/crossing-" + DecimalText.zeroPadded(number, width: 2) + "-" + kind + ".png"
     }
 
+    /// Keeps frame `index` (frames come in order): its gate column for the
+    /// strip, its luma in the ring over the oldest frame's. Allocates nothing.
     func record(_ frame: LumaFrame, index: Int) {
+        precondition(frame.width == width && frame.height == height, "frame size changed")
         strips.record(frame, index: index)
+        let slot = index % capacity
+        let target = planes + slot * width * height
+        for y in 0..<height {
+            let row = target + y * width
+            let source = frame.pixels + y * frame.rowStride
+            if frame.pixelStride == 1 {
+                row.update(from: source, count: width)
+            } else {
+                for x in 0..<width { row[x] = source[x * frame.pixelStride] }
+            }
+        }
+        slotFrames[slot] = index
+        slotNanos[slot] = frame.timestampNanos
+        lastFrame = index
     }
 
-    func crossing(_ number: Int, frame: LumaFrame, crossingNanos: Int64) throws(GateError) {
+    /// The index of the recorded frame whose stamp is nearest `crossingNanos`
+    /// (the later of two as near, as `FrameRate.nearestFrame` rounds). A
+    /// crossing before the oldest frame kept gets the oldest: the nearest
+    /// there is. At least one frame must have been recorded.
+    func frameImageIndex(crossingNanos: Int64) -> Int {
+        precondition(lastFrame >= 0, "no frame recorded")
+        var best = lastFrame
+        var bestDistance = UInt64.max
+        for index in max(0, lastFrame - capacity + 1)...lastFrame {
+            let slot = index % capacity
+            guard slotFrames[slot] == index else { continue }
+            let distance = (slotNanos[slot] - crossingNanos).magnitude
+            if distance <= bestDistance {
+                best = index
+                bestDistance = distance
+            }
+        }
+        return best
+    }
+
+    /// Writes crossing `number`'s frame picture (the recorded frame nearest
+    /// `crossingNanos`) and schedules its strip.
+    func crossing(_ number: Int, crossingNanos: Int64) throws(GateError) {
+        let index = frameImageIndex(crossingNanos: crossingNanos)
+        let slot = index % capacity
+        let frame = LumaFrame(pixels: UnsafePointer(planes + slot * width * height), width: width, height: height,
+                              rowStride: width, pixelStride: 1, timestampNanos: slotNanos[slot],
+                              sequence: UInt32(truncatingIfNeeded: index))
         try PNGFile.write(CrossingPictures.frame(frame, gatePosition: gatePosition), to: framePath(number))
         strips.schedule(crossingNanos: crossingNanos, label: number)
     }

@@ -134,6 +134,96 @@ struct CapturedRun {
         #expect(shirt >= after.count / 2, "shirt at the gate: \(after)")
     }
 
+    /// The frame picture is the frame nearest the crossing instant, not the
+    /// frame the detector reported it in (its postroll: frames later, the
+    /// runner far past the line at 30 fps).
+    @Test func theFramePictureIsTheFrameNearestTheCrossing() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clip = try RenderedClip.oneRunner(path: dir.path + "/clip.y4m", fps: 30, seconds: 1.3, crossingNanos: 880_000_000)
+        let pictures = dir.path + "/pictures"
+        let run = try CapturedRun(["replay", clip.path, "--readout-ms", "8", "--exposure-ms", "1", "--json",
+                                   "--images", pictures], in: dir)
+        #expect(run.status == 0, "\(run.errors)")
+        let crossings = try run.jsonLines().filter { $0["type"] as? String == "crossing" }
+        try #require(crossings.count == 1, "\(run.output)")
+        let time = try #require(crossings[0]["crossingTimeNanos"] as? Int64)
+        #expect(abs(time - clip.truthNanos[0]) <= 3_000_000, "error \(Double(time - clip.truthNanos[0]) / 1e6) ms")
+        let shown = try #require(crossings[0]["frameImageIndex"] as? Int, "\(crossings[0])")
+        let rate = clip.header.frameRate
+        #expect(shown == Int((Double(time) / rate.frameNanos).rounded()))
+
+        // The clip's frames as the replay read them, and the frame the detector reported in.
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: clip.path)))
+        func luma(_ k: Int) -> [UInt8] {
+            let start = clip.header.text.utf8.count + k * (6 + clip.header.frameBytes) + 6
+            return Array(bytes[start..<(start + clip.header.lumaBytes)])
+        }
+        var settings = DetectorSettings()
+        settings.readoutNanos = 8_000_000
+        settings.exposureNanos = 1_000_000
+        let detector = CrossingDetector(mode: .photoFinish, width: clip.header.width, height: clip.header.height,
+                                        settings: settings)
+        var reported: Int?
+        for k in 0..<clip.frames where reported == nil {
+            let plane = luma(k)
+            let found = plane.withUnsafeBufferPointer {
+                detector.process(LumaFrame(pixels: $0.baseAddress!, width: clip.header.width, height: clip.header.height,
+                                           rowStride: clip.header.width, timestampNanos: rate.timestampNanos(frame: k),
+                                           sequence: UInt32(k)))
+            }
+            if found?.timeNanos == time { reported = k }
+        }
+        let report = try #require(reported)
+        // The postroll delays the report: the picture is an earlier frame than before.
+        #expect(report >= shown + 3, "reported in frame \(report), picture of frame \(shown)")
+
+        // The picture is that frame, doubled, with the dashed gate line at x 320.
+        let picture = try PNGCheck.read(pictures + "/crossing-01-frame.png")
+        try #require(picture.width == 640 && picture.height == 480)
+        let frame = luma(shown)
+        var differing = 0
+        for y in 0..<480 {
+            for x in 0..<640 where x != 320 && picture.pixels[y * 640 + x] != frame[(y / 2) * 320 + x / 2] { differing += 1 }
+        }
+        #expect(differing == 0, "\(differing) pixels differ from frame \(shown)")
+        let line = (0..<480).map { picture.pixels[$0 * 640 + 320] }
+        #expect(line[0] == 255 && line[6] == 0 && line[12] == 255)
+        // The dark shirt's front (torso rows 105-145, doubled) at the gate line:
+        // within half a frame's travel (21 px at 640 px/s) and the rolling shutter.
+        var front = 0
+        for y in stride(from: 2 * 105, to: 2 * 145, by: 2) {
+            for x in 0..<640 where x != 320 && picture.pixels[y * 640 + x] < 60 { front = max(front, x) }
+        }
+        #expect(abs(front - 320) <= 2 * 16, "shirt front at x \(front) of 640, gate line at 320")
+
+        // Without --images, no pictures and no frameImageIndex.
+        let plain = try CapturedRun(["replay", clip.path, "--readout-ms", "8", "--exposure-ms", "1", "--json"], in: dir)
+        let plainCrossing = try #require(try plain.jsonLines().first { $0["type"] as? String == "crossing" })
+        #expect(plainCrossing["frameImageIndex"] == nil && plainCrossing["frameImage"] == nil)
+        #expect(plainCrossing["frameIndex"] as? Int == crossings[0]["frameIndex"] as? Int)
+    }
+
+    /// The ring keeps the last `ringFrames` frames: a crossing older than
+    /// the oldest gets the oldest, one after the newest the newest.
+    @Test func theFramePictureComesFromTheRingOfRecentFrames() {
+        let header = Y4MHeader(width: 16, height: 16, frameRate: FrameRate(numerator: 30, denominator: 1), colourSpace: .mono)
+        let pictures = ReplayPictures(directory: "unused", header: header, gatePosition: 0.5, settings: DetectorSettings())
+        #expect(pictures.capacity == 12)
+        let plane = [UInt8](repeating: 0, count: 16 * 16)
+        for k in 0..<20 {
+            plane.withUnsafeBufferPointer {
+                pictures.record(LumaFrame(pixels: $0.baseAddress!, width: 16, height: 16, rowStride: 16,
+                                          timestampNanos: header.frameRate.timestampNanos(frame: k), sequence: UInt32(k)),
+                                index: k)
+            }
+        }
+        #expect(pictures.frameImageIndex(crossingNanos: header.frameRate.timestampNanos(frame: 15) + 16_000_000) == 15)
+        #expect(pictures.frameImageIndex(crossingNanos: header.frameRate.timestampNanos(frame: 15) + 17_000_000) == 16)
+        #expect(pictures.frameImageIndex(crossingNanos: 0) == 8)
+        #expect(pictures.frameImageIndex(crossingNanos: 2_000_000_000) == 19)
+    }
+
     @Test func theTableNamesTheClipAndEachCrossing() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
