@@ -74,13 +74,18 @@ enum ReplayCommand {
             if let crossing = detector.process(frame) {
                 crossings += 1
                 let speed = crossing.velocityWidthsPerSecond * Double(header.width)
+                // The frame the picture shows, picked once for the picture and the JSON line.
+                let shown = pictures?.frameImageIndex(crossingNanos: crossing.timeNanos)
                 if options.json {
-                    console.line(jsonLine(crossing, number: crossings, speedPixelsPerSecond: speed, pictures: pictures))
+                    console.line(jsonLine(crossing, number: crossings, speedPixelsPerSecond: speed, pictures: pictures,
+                                          frameImageIndex: shown))
                 } else {
                     console.line(tableRow(crossing, number: crossings, speedPixelsPerSecond: speed))
                 }
                 do {
-                    try pictures?.crossing(crossings, crossingNanos: crossing.timeNanos)
+                    if let pictures, let shown {
+                        try pictures.crossing(crossings, frameIndex: shown, crossingNanos: crossing.timeNanos)
+                    }
                 } catch {
                     return fail(error.message)
                 }
@@ -151,8 +156,9 @@ enum ReplayCommand {
     }
 
     /// One crossing as a JSON object; only these lines carry crossingTimeNanos.
+    /// With pictures, `frameImageIndex` is the frame the frame picture shows.
     static func jsonLine(_ crossing: DetectedCrossing, number: Int, speedPixelsPerSecond: Double,
-                         pictures: ReplayPictures?) -> String {
+                         pictures: ReplayPictures?, frameImageIndex: Int?) -> String {
         var w = JSONLineWriter()
         w.string("type", "crossing")
         w.int("crossing", number)
@@ -167,7 +173,7 @@ enum ReplayCommand {
             w.string("stripImage", pictures.stripPath(number))
             w.string("frameImage", pictures.framePath(number))
             // Not `frameIndex` (the first frame with the torso past the line).
-            w.int("frameImageIndex", Int64(pictures.frameImageIndex(crossingNanos: crossing.timeNanos)))
+            if let frameImageIndex { w.int("frameImageIndex", Int64(frameImageIndex)) }
         }
         return w.finish()
     }
@@ -285,11 +291,11 @@ final class ReplayPictures {
         return best
     }
 
-    /// Writes crossing `number`'s frame picture (the recorded frame nearest
-    /// `crossingNanos`) and schedules its strip.
-    func crossing(_ number: Int, crossingNanos: Int64) throws(GateError) {
-        let index = frameImageIndex(crossingNanos: crossingNanos)
+    /// Writes crossing `number`'s frame picture, of recorded frame `index`
+    /// (`frameImageIndex`), and schedules its strip.
+    func crossing(_ number: Int, frameIndex index: Int, crossingNanos: Int64) throws(GateError) {
         let slot = index % capacity
+        precondition(slotFrames[slot] == index, "frame no longer in the ring")
         let frame = LumaFrame(pixels: UnsafePointer(planes + slot * width * height), width: width, height: height,
                               rowStride: width, pixelStride: 1, timestampNanos: slotNanos[slot],
                               sequence: UInt32(truncatingIfNeeded: index))
