@@ -373,37 +373,26 @@ final class FrontTracker {
 
     /// Least squares front = intercept + slope x t over the kept samples,
     /// or over the `newest` samples only (nil when they have no spread in time).
+    /// One pass of sums about the first sample's time and front (a few
+    /// tenths of a second and a few pixels: nothing cancels).
     private func fitLine(newest: Int? = nil) -> LineFit? {
-        var n = 0
-        var st = 0.0, sf = 0.0
-        forEachSample(newest: newest) { i in st += times[i]; sf += fronts[i]; n += 1 }
+        let ring = settings.fitSamples
+        var n = 0.0
+        var t0 = 0.0, f0 = 0.0
+        var st = 0.0, sf = 0.0, stt = 0.0, stf = 0.0, sff = 0.0
+        for k in 0..<(newest ?? count) {
+            let i = newest != nil ? (next + ring - 1 - k) % ring : k
+            guard newest != nil || included[i] else { continue }
+            if n == 0 { t0 = times[i]; f0 = fronts[i] }
+            let t = times[i] - t0, f = fronts[i] - f0
+            n += 1; st += t; sf += f; stt += t * t; stf += t * f; sff += f * f
+        }
         guard n > 0 else { return nil }
-        let mt = st / Double(n), mf = sf / Double(n)
-        var stt = 0.0, stf = 0.0
-        forEachSample(newest: newest) { i in
-            let dt = times[i] - mt
-            stt += dt * dt
-            stf += dt * (fronts[i] - mf)
-        }
-        guard stt > 0 else { return nil }
-        let slope = stf / stt
-        let intercept = mf - slope * mt
-        var sse = 0.0
-        forEachSample(newest: newest) { i in
-            let r = fronts[i] - (intercept + slope * times[i])
-            sse += r * r
-        }
-        return LineFit(intercept: intercept, slope: slope, residualVariance: sse / Double(max(1, n - 2)), count: n)
-    }
-
-    /// Calls `body` with the ring index of each kept sample, oldest slot
-    /// first; or of each of the `newest` samples, newest first.
-    @inline(__always)
-    private func forEachSample(newest: Int?, _ body: (Int) -> Void) {
-        if let newest {
-            for k in 0..<newest { body((next + settings.fitSamples - 1 - k) % settings.fitSamples) }
-        } else {
-            for i in 0..<count where included[i] { body(i) }
-        }
+        let ctt = stt - st * st / n, ctf = stf - st * sf / n, cff = sff - sf * sf / n
+        guard ctt > 0 else { return nil }
+        let slope = ctf / ctt
+        let intercept = f0 + sf / n - slope * (t0 + st / n)
+        let sse = max(0, cff - slope * ctf)
+        return LineFit(intercept: intercept, slope: slope, residualVariance: sse / max(1, n - 2), count: Int(n))
     }
 }
