@@ -59,6 +59,12 @@ public struct DetectorSettings: Equatable {
     /// Front samples before the one at or past the line, and after it, in the sub-frame fit.
     public var precisionSamplesBefore = 4
     public var precisionPostroll = 3
+    /// ... and every sample of this long before the line, up to
+    /// `precisionMaxSamplesBefore` (at 120 and 240 fps four samples are a
+    /// few milliseconds, and a limb or a shadow across the front for a few
+    /// frames would be most of them).
+    public var precisionFitSpanNanos: Int64 = 100_000_000
+    public var precisionMaxSamplesBefore = 24
     /// Slowest torso front timed, in frame widths per second.
     public var precisionMinSpeedWidthsPerSecond = 0.1
 

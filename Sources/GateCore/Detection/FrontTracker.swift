@@ -18,6 +18,9 @@ final class FrontTracker {
     /// Samples the fits use (the postroll fit leaves out outliers).
     private let included: UnsafeMutablePointer<Bool>
     private let residuals: UnsafeMutablePointer<Double>
+    /// Room to rebuild the ring in time order (`removeExcluded`).
+    private let spareTimes: UnsafeMutablePointer<Double>
+    private let spareFronts: UnsafeMutablePointer<Double>
     private var count = 0
     private var next = 0
     private var baseNanos: Int64 = 0
@@ -27,6 +30,12 @@ final class FrontTracker {
     private(set) var velocity = 0.0
     /// Samples still awaited after the front reached the line before it is timed (0: none pending).
     let postroll: Int
+    /// The postroll fit takes at least this many samples before the line,
+    /// and every one of the last `fitSpanSeconds` before it.
+    let samplesBefore: Int
+    let fitSpanSeconds: Double
+    /// The first sample at or past the line of the pending crossing (seconds from `baseNanos`).
+    private var pendingSeconds = 0.0
     private var pendingLeft = 0
     private var pendingFrame: UInt32 = 0
     private var pendingFrameNanos: Int64 = 0
@@ -41,17 +50,24 @@ final class FrontTracker {
     /// across it for a frame).
     static let gapFrames = 2
 
-    init(settings: DetectorSettings, workWidth: Int, gateX: Double, postroll: Int = 0) {
+    /// `samplesBefore` (default: all the ring holds) and `fitSpanNanos`
+    /// choose the postroll fit's samples before the line.
+    init(settings: DetectorSettings, workWidth: Int, gateX: Double, postroll: Int = 0, samplesBefore: Int? = nil,
+         fitSpanNanos: Int64 = 0) {
         precondition(postroll >= 0 && postroll < settings.fitSamples, "postroll must leave samples before the line")
         self.settings = settings
         self.workWidth = workWidth
         self.gateX = gateX
         self.postroll = postroll
+        self.samplesBefore = min(samplesBefore ?? settings.fitSamples, settings.fitSamples - 1 - postroll)
+        fitSpanSeconds = Double(fitSpanNanos) / 1e9
         times = .allocate(capacity: settings.fitSamples)
         fronts = .allocate(capacity: settings.fitSamples)
         included = .allocate(capacity: settings.fitSamples)
         included.initialize(repeating: true, count: settings.fitSamples)
         residuals = .allocate(capacity: settings.fitSamples)
+        spareTimes = .allocate(capacity: settings.fitSamples)
+        spareFronts = .allocate(capacity: settings.fitSamples)
     }
 
     deinit {
@@ -59,6 +75,8 @@ final class FrontTracker {
         fronts.deallocate()
         included.deallocate()
         residuals.deallocate()
+        spareTimes.deallocate()
+        spareFronts.deallocate()
     }
 
     func reset() {
@@ -111,6 +129,7 @@ final class FrontTracker {
         guard count >= 2, (previous - gateX) * sign < 0, distance >= 0 else { return nil }
         if postroll > 0 {
             pendingLeft = postroll
+            pendingSeconds = seconds
             pendingFrame = frame.sequence
             pendingFrameNanos = frame.timestampNanos
             pendingOccupancy = occupancy
@@ -169,16 +188,29 @@ final class FrontTracker {
         if jumpIndex >= 0 {
             let expected = fronts[jumpIndex] + jumpVelocity * (seconds - times[jumpIndex])
             if (front - expected).magnitude <= limit {
-                // Confirmed: keep the sample that jumped; this one follows.
-                let kept = (time: times[jumpIndex], front: fronts[jumpIndex])
-                // The crossing may lie before every sample kept, back to the
-                // last one dropped (see `fitQuadratic`).
-                let before = (jumpIndex + settings.fitSamples - 1) % settings.fitSamples
-                earliestRoot = times[before]
-                times[0] = kept.time
-                fronts[0] = kept.front
-                count = 1
-                next = 1
+                // Confirmed: the samples before it go, back from the newest
+                // that lags behind its path by more than the limit; those
+                // after that one were on the path, the lag only brief (a
+                // limb or a shadow across the front for a few frames, not
+                // the scene behind the runner). The path goes back from the
+                // jump at its speed from this sample (the speed before the
+                // jump came from the lagging samples).
+                let jumpTime = times[jumpIndex], jumpFront = fronts[jumpIndex]
+                let speed = seconds > jumpTime ? (front - jumpFront) / (seconds - jumpTime) : jumpVelocity
+                let ring = settings.fitSamples
+                var dropped = 0
+                for k in 0..<(count - 1) {
+                    let i = (next + ring - count + k) % ring
+                    let path = jumpFront + speed * (times[i] - jumpTime)
+                    if (path - fronts[i]) * sign > limit { dropped = k + 1 }
+                }
+                if dropped > 0 {
+                    // The crossing may lie before every sample kept after
+                    // the jump, back to the last one dropped (see `fitQuadratic`).
+                    earliestRoot = times[(next + ring - count + dropped - 1) % ring]
+                    for k in 0..<dropped { included[(next + ring - count + k) % ring] = false }
+                }
+                removeExcluded()
             }
             jumpIndex = -1
             return
@@ -210,6 +242,17 @@ final class FrontTracker {
         pendingLeft = 0
         defer { earliestRoot = nil }
         let sign = pendingDirection == .leftToRight ? 1.0 : -1.0
+        // The samples of the last `fitSpanSeconds` before the line, and at
+        // least `samplesBefore`: at a high frame rate a limb or a shadow
+        // across the front for a few frames would otherwise be most of them.
+        var before = 0, old = 0
+        for i in 0..<count where times[i] < pendingSeconds {
+            before += 1
+            if times[i] < pendingSeconds - fitSpanSeconds { old += 1 }
+        }
+        let ring = settings.fitSamples
+        for k in 0..<max(0, min(old, before - samplesBefore)) { included[(next + ring - count + k) % ring] = false }
+        removeExcluded()
         excludeOutliers()
         defer { for i in 0..<settings.fitSamples { included[i] = true } }
         guard count >= 2, let line = fitLine(), line.slope * sign > 0 else { return nil }
@@ -287,6 +330,25 @@ final class FrontTracker {
         guard bestMedian.isFinite else { return }
         let limit = max(1.0 / 3.0, 3 * 1.4826 * bestMedian)
         for m in 0..<n where (fronts[m] - best.value(at: times[m])).magnitude > limit { included[m] = false }
+    }
+
+    /// Rebuilds the ring in time order from slot 0 without the samples
+    /// marked not `included`, and includes every slot again.
+    private func removeExcluded() {
+        let ring = settings.fitSamples
+        var kept = 0
+        for k in 0..<count {
+            let i = (next + ring - count + k) % ring
+            guard included[i] else { continue }
+            spareTimes[kept] = times[i]
+            spareFronts[kept] = fronts[i]
+            kept += 1
+        }
+        for i in 0..<ring { included[i] = true }
+        times.update(from: spareTimes, count: kept)
+        fronts.update(from: spareFronts, count: kept)
+        count = kept
+        next = kept % ring
     }
 
     /// The median of every sample's distance from `curve`.

@@ -44,8 +44,10 @@
 ///    exposure instant;
 /// 8. per tracked torso, `FrontTracker` with a postroll: when the front
 ///    passes the gate line it waits for `precisionPostroll` more samples,
-///    leaves out the samples off the others' curve, and times the crossing
-///    from a quadratic through the samples on both sides. Until a track's
+///    takes those of the last `precisionFitSpanNanos` before the line (at
+///    least `precisionSamplesBefore`), leaves out the samples off the
+///    others' curve, and times the crossing from a quadratic through the
+///    samples on both sides. Until a track's
 ///    direction is clear, both sides' fronts are kept and replayed.
 ///
 /// The empty scene is learnt by calibration (`SceneLearning.calibration`,
@@ -271,12 +273,15 @@ public final class PrecisionDetector {
         rowBackLuma = .allocate(capacity: image.height)
 
         var trackerSettings = settings
-        trackerSettings.fitSamples = settings.precisionSamplesBefore + 1 + settings.precisionPostroll
+        trackerSettings.fitSamples = max(settings.precisionSamplesBefore, settings.precisionMaxSamplesBefore) + 1
+            + settings.precisionPostroll
         trackerSettings.minVelocityPixelsPerSecond = settings.precisionMinSpeedWidthsPerSecond * Double(image.width)
         var list: [PrecisionTrack] = []
         for _ in 0..<PrecisionDetector.maxCandidates {
             list.append(PrecisionTrack(tracker: FrontTracker(settings: trackerSettings, workWidth: image.width, gateX: gateX,
-                                                              postroll: settings.precisionPostroll)))
+                                                              postroll: settings.precisionPostroll,
+                                                              samplesBefore: settings.precisionSamplesBefore,
+                                                              fitSpanNanos: settings.precisionFitSpanNanos)))
         }
         tracks = list
         provisional = learning == .calibration
