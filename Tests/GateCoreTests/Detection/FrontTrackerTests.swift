@@ -22,21 +22,8 @@ import Testing
         settings.fitSamples = 8
         settings.minVelocityPixelsPerSecond = 32
         let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: gateX, postroll: 3)
-        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        defer { pixels.deallocate() }
-        var errors: [Double] = []
-        for i in 0..<frames {
-            let seconds = Double(i) / fps
-            let nanos = Int64((seconds * 1e9).rounded())
-            guard let f = front(i, truth(seconds)) else { continue }
-            let frame = LumaFrame(pixels: pixels, width: 1, height: 1, rowStride: 1, timestampNanos: nanos,
-                                  sequence: UInt32(i))
-            if let c = tracker.add(front: f, atNanos: nanos, direction: .leftToRight, frame: frame, occupancy: 0.5,
-                                   jumpLimit: jumpLimit) {
-                errors.append((Double(c.timeNanos) / 1e9 - crossingSeconds) * 1000)
-            }
-        }
-        return errors
+        return feed(tracker, fps: fps, frames: frames, crossingSeconds: crossingSeconds, truth: truth,
+                    jumpLimit: jumpLimit, front: front)
     }
 
     /// As the detectors set it up: at least 4 samples before the line and
@@ -51,18 +38,24 @@ import Testing
         let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: gateX, postroll: 3, samplesBefore: 4,
                                    fitSpanNanos: 100_000_000)
         let crossing = (Double(crossingFrame) + 0.4) / fps
+        return feed(tracker, fps: fps, frames: frames, crossingSeconds: crossing, truth: { gateX + 360 * ($0 - crossing) },
+                    jumpLimit: 4, front: front)
+    }
+
+    static func feed(_ tracker: FrontTracker, fps: Double, frames: Int, crossingSeconds: Double,
+                     truth: (Double) -> Double, jumpLimit: Double, front: (Int, Double) -> Double?) -> [Double] {
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         defer { pixels.deallocate() }
         var errors: [Double] = []
         for i in 0..<frames {
             let seconds = Double(i) / fps
             let nanos = Int64((seconds * 1e9).rounded())
-            guard let f = front(i, gateX + 360 * (seconds - crossing)) else { continue }
+            guard let f = front(i, truth(seconds)) else { continue }
             let frame = LumaFrame(pixels: pixels, width: 1, height: 1, rowStride: 1, timestampNanos: nanos,
                                   sequence: UInt32(i))
             if let c = tracker.add(front: f, atNanos: nanos, direction: .leftToRight, frame: frame, occupancy: 0.5,
-                                   jumpLimit: 4) {
-                errors.append((Double(c.timeNanos) / 1e9 - crossing) * 1000)
+                                   jumpLimit: jumpLimit) {
+                errors.append((Double(c.timeNanos) / 1e9 - crossingSeconds) * 1000)
             }
         }
         return errors
