@@ -341,8 +341,11 @@ final class FrontTracker {
     }
 
     /// Rebuilds the ring in time order from slot 0 without the samples
-    /// marked not `included`, and includes every slot again.
+    /// marked not `included`, and includes every slot again. A jump
+    /// waiting for confirmation is forgotten: its slot has moved (a jump
+    /// in the sample that times a crossing is moot for that crossing).
     private func removeExcluded() {
+        jumpIndex = -1
         let ring = settings.fitSamples
         var kept = 0
         for k in 0..<count {
