@@ -197,20 +197,19 @@ final class FrontTracker {
                 // jump came from the lagging samples).
                 let jumpTime = times[jumpIndex], jumpFront = fronts[jumpIndex]
                 let speed = seconds > jumpTime ? (front - jumpFront) / (seconds - jumpTime) : jumpVelocity
-                let ring = settings.fitSamples
                 var dropped = 0
                 for k in 0..<(count - 1) {
-                    let i = (next + ring - count + k) % ring
+                    let i = slot(k)
                     let path = jumpFront + speed * (times[i] - jumpTime)
                     if (path - fronts[i]) * sign > limit { dropped = k + 1 }
                 }
                 if dropped > 0 {
                     // The crossing may lie before every sample kept after
                     // the jump, back to the last one dropped (see `fitQuadratic`).
-                    earliestRoot = times[(next + ring - count + dropped - 1) % ring]
-                    for k in 0..<dropped { included[(next + ring - count + k) % ring] = false }
+                    earliestRoot = times[slot(dropped - 1)]
+                    for k in 0..<dropped { included[slot(k)] = false }
+                    removeExcluded()
                 }
-                removeExcluded()
             }
             jumpIndex = -1
             return
@@ -250,8 +249,7 @@ final class FrontTracker {
             before += 1
             if times[i] < pendingSeconds - fitSpanSeconds { old += 1 }
         }
-        let ring = settings.fitSamples
-        for k in 0..<max(0, min(old, before - samplesBefore)) { included[(next + ring - count + k) % ring] = false }
+        for k in 0..<max(0, min(old, before - samplesBefore)) { included[slot(k)] = false }
         removeExcluded()
         excludeOutliers()
         defer { for i in 0..<settings.fitSamples { included[i] = true } }
@@ -349,7 +347,7 @@ final class FrontTracker {
         let ring = settings.fitSamples
         var kept = 0
         for k in 0..<count {
-            let i = (next + ring - count + k) % ring
+            let i = slot(k)
             guard included[i] else { continue }
             spareTimes[kept] = times[i]
             spareFronts[kept] = fronts[i]
@@ -361,6 +359,10 @@ final class FrontTracker {
         count = kept
         next = kept % ring
     }
+
+    /// The ring index of the `k`-th oldest sample (0: the oldest).
+    @inline(__always)
+    private func slot(_ k: Int) -> Int { (next + settings.fitSamples - count + k) % settings.fitSamples }
 
     /// Samples the outlier test draws its quadratics through, at most.
     static let outlierPicks = 16
@@ -452,12 +454,11 @@ final class FrontTracker {
     /// One pass of sums about the first sample's time and front (a few
     /// tenths of a second and a few pixels: nothing cancels).
     private func fitLine(newest: Int? = nil) -> LineFit? {
-        let ring = settings.fitSamples
         var n = 0.0
         var t0 = 0.0, f0 = 0.0
         var st = 0.0, sf = 0.0, stt = 0.0, stf = 0.0, sff = 0.0
         for k in 0..<(newest ?? count) {
-            let i = newest != nil ? (next + ring - 1 - k) % ring : k
+            let i = newest != nil ? slot(count - 1 - k) : k
             guard newest != nil || included[i] else { continue }
             if n == 0 { t0 = times[i]; f0 = fronts[i] }
             let t = times[i] - t0, f = fronts[i] - f0
