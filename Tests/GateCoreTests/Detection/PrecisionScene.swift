@@ -53,6 +53,9 @@ struct PrecisionScene {
     /// A neck of this radius (metres, 0: none) holds the head above the
     /// torso's top along its lean, instead of the head resting on it.
     var neckRadius = 0.0
+    /// On odd frames the neck has this radius instead (0: no change): thick
+    /// enough, it joins the head's core to the torso's in those frames only.
+    var oddFramesNeckRadius = 0.0
     var torsoRadius: Double { torsoDepth * PrecisionScene.scale }
 
     struct Capsule {
@@ -89,8 +92,9 @@ struct PrecisionScene {
     }
 
     /// The parts of a runner at time t, back to front, with their luma (image rows grow downwards).
-    func parts(_ runner: Runner, at t: Double) -> [(Capsule, Double)] {
+    func parts(_ runner: Runner, at t: Double, frame: Int = 0) -> [(Capsule, Double)] {
         let s = PrecisionScene.scale, g = PrecisionScene.ground, r = torsoRadius
+        let neckRadius = frame % 2 == 1 && oddFramesNeckRadius > 0 ? oddFramesNeckRadius : neckRadius
         let sin = PortableMath.sin(runner.lean), cos = PortableMath.cos(runner.lean)
         let reach = 0.5 * s * sin + r
         let hipX = front(runner, at: t) - reach, hipY = g - 0.95 * s
@@ -134,7 +138,7 @@ struct PrecisionScene {
             var cover = [Double](repeating: 0, count: width)
             // Four sub-rows: coverage of each part, painted back to front.
             for runner in runners {
-                for (capsule, luma) in parts(runner, at: t) {
+                for (capsule, luma) in parts(runner, at: t, frame: index) {
                     for x in 0..<width { cover[x] = 0 }
                     for k in 0..<4 {
                         let yy = Double(y) + (Double(k) + 0.5) / 4
