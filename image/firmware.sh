@@ -45,7 +45,16 @@ TOOLCHAIN=$(dirname "$(dirname "$(readlink -f "$SWIFTC")")")
 TOOLSET=$PKG/build/$ARCH-toolset.json
 "$HERE/toolset.sh" "$ARCH" "$SYSROOT" "$TOOLSET"
 
-BUILD_ARGS=(-c release --product "$PRODUCT" --build-path "$PKG/.build-fw-$ARCH"
+# SwiftPM does not rebuild objects when only the toolset's flags change, so
+# a build directory made with another toolset is removed first (its objects
+# would be linked as they are). The toolset it was made with is kept in it.
+BUILD_DIR=$PKG/.build-fw-$ARCH
+if [ -d "$BUILD_DIR" ] && ! cmp -s "$TOOLSET" "$BUILD_DIR/toolset.json"; then
+    say "the toolset differs from the one $BUILD_DIR was built with: removing it"
+    rm -rf "$BUILD_DIR"
+fi
+
+BUILD_ARGS=(-c release --product "$PRODUCT" --build-path "$BUILD_DIR"
             "${TRIPLE_ARGS[@]}" --toolset "$TOOLSET")
 [ -n "${SWIFT_BUILD_JOBS:-}" ] && BUILD_ARGS+=(-j "$SWIFT_BUILD_JOBS")
 
@@ -53,6 +62,7 @@ say "swift build ${BUILD_ARGS[*]}"
 swift build "${BUILD_ARGS[@]}"
 BIN_DIR=$(swift build "${BUILD_ARGS[@]}" --show-bin-path)
 [ -f "$BIN_DIR/$PRODUCT" ] || die "swift build produced no $BIN_DIR/$PRODUCT"
+cp "$TOOLSET" "$BUILD_DIR/toolset.json"
 
 OUT=$PKG/build/$ARCH/$PRODUCT
 mkdir -p "$(dirname "$OUT")"

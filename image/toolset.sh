@@ -72,7 +72,7 @@ done
 # stayed in. One section per function lets the linker drop them; the aarch64
 # firmware went from 2,621,072 to 1,739,296 bytes, x86_64 from 3,170,608 to
 # 2,161,264 (clean builds: SwiftPM does not rebuild objects when only the
-# toolset's flags change, so after editing this file remove .build-fw-*).
+# toolset's flags change; firmware.sh removes a build made with another one).
 SWIFT=(-enable-experimental-feature Embedded -Osize -Xfrontend -function-sections)
 CC=()
 LINK=()
