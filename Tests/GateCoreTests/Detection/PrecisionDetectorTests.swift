@@ -6,6 +6,18 @@ import Testing
         (Double(crossing.timeNanos) / 1e9 - truth) * 1000
     }
 
+    /// Runs `scene` for 1.2 s: exactly one crossing, within `ms` of the
+    /// truth (`label` names the case in the message); returns it.
+    @discardableResult
+    static func timedOnce(_ scene: PrecisionScene, within ms: Double, _ label: String = "",
+                          sourceLocation: SourceLocation = #_sourceLocation) throws -> DetectedCrossing {
+        let found = scene.detect(seconds: 1.2)
+        try #require(found.count == 1, sourceLocation: sourceLocation)
+        let error = errorMs(found[0], scene.truth())
+        #expect(abs(error) < ms, "\(label)error \(error) ms", sourceLocation: sourceLocation)
+        return found[0]
+    }
+
     @Test func calibratesFromHalfASecondOfTheEmptySceneThenArms() {
         var scene = PrecisionScene()
         scene.runners = []
@@ -56,11 +68,9 @@ import Testing
 
     @Test func anUprightTorsoIsTimedToATenthOfAMillisecond() throws {
         let scene = PrecisionScene()
-        let found = scene.detect(seconds: 1.2)
-        try #require(found.count == 1)
-        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.2, "error \(Self.errorMs(found[0], scene.truth())) ms")
-        #expect(found[0].direction == .leftToRight)
-        #expect(abs(found[0].velocityWorkPixelsPerSecond - 640) < 20)
+        let crossing = try Self.timedOnce(scene, within: 0.2)
+        #expect(crossing.direction == .leftToRight)
+        #expect(abs(crossing.velocityWorkPixelsPerSecond - 640) < 20)
     }
 
     @Test(arguments: [0.3, 0.6])
@@ -68,9 +78,7 @@ import Testing
         // The shoulder leads: a front taken lower down, or the head (ahead of it), would be off by many ms.
         var scene = PrecisionScene()
         scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: lean)]
-        let found = scene.detect(seconds: 1.2)
-        try #require(found.count == 1)
-        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.3, "lean \(lean): error \(Self.errorMs(found[0], scene.truth())) ms")
+        try Self.timedOnce(scene, within: 0.3, "lean \(lean): ")
     }
 
     /// Side on, a head (0.21 m) can be deeper than a slim torso (0.16-0.18
@@ -83,9 +91,7 @@ import Testing
         scene.headRadius = 0.105
         scene.neckRadius = 0.05
         scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: lean)]
-        let found = scene.detect(seconds: 1.2)
-        try #require(found.count == 1)
-        #expect(abs(Self.errorMs(found[0], scene.truth())) < 1, "error \(Self.errorMs(found[0], scene.truth())) ms")
+        try Self.timedOnce(scene, within: 1)
     }
 
     /// A neck that is thin in some frames and thick in others: the head's
@@ -102,18 +108,14 @@ import Testing
         scene.oddFramesNeckRadius = 0.09
         scene.fps = 60
         scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: lean)]
-        let found = scene.detect(seconds: 1.2)
-        try #require(found.count == 1)
-        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.5, "lean \(lean): error \(Self.errorMs(found[0], scene.truth())) ms")
+        try Self.timedOnce(scene, within: 0.5, "lean \(lean): ")
     }
 
     @Test func aForearmHeldAheadDoesNotMoveTheTime() throws {
         var scene = PrecisionScene()
         scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: 0.2, armReach: 24)]
-        let found = scene.detect(seconds: 1.2)
-        try #require(found.count == 1)
         // 24 px ahead at 400 px/s would be 60 ms early if the arm counted.
-        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.3, "error \(Self.errorMs(found[0], scene.truth())) ms")
+        try Self.timedOnce(scene, within: 0.3)
     }
 
     @Test func rollingShutterRowsAreTimedAtTheirOwnExposure() throws {
@@ -122,9 +124,7 @@ import Testing
         // still the physical instant.
         var scene = PrecisionScene()
         scene.readout = 0.010
-        let found = scene.detect(seconds: 1.2)
-        try #require(found.count == 1)
-        #expect(abs(Self.errorMs(found[0], scene.truth())) < 0.2, "error \(Self.errorMs(found[0], scene.truth())) ms")
+        try Self.timedOnce(scene, within: 0.2)
     }
 
     @Test func aSecondRunnerHalfASecondBehindIsTimedToo() throws {
