@@ -187,7 +187,9 @@ final class FrontTracker {
         let sign = direction == .leftToRight ? 1.0 : -1.0
         if jumpIndex >= 0 {
             let expected = fronts[jumpIndex] + jumpVelocity * (seconds - times[jumpIndex])
-            if (front - expected).magnitude <= limit {
+            let jumpTime = times[jumpIndex], jumpFront = fronts[jumpIndex]
+            let speed = seconds > jumpTime ? (front - jumpFront) / (seconds - jumpTime) : jumpVelocity
+            if (front - expected).magnitude <= limit && speed * sign > 0 {
                 // Confirmed: the samples before it go, back from the newest
                 // that lags behind its path by more than the limit; those
                 // after that one were on the path, the lag only brief (a
@@ -195,15 +197,13 @@ final class FrontTracker {
                 // the scene behind the runner). The path goes back from the
                 // jump at its speed from this sample (the speed before the
                 // jump came from the lagging samples).
-                let jumpTime = times[jumpIndex], jumpFront = fronts[jumpIndex]
-                let speed = seconds > jumpTime ? (front - jumpFront) / (seconds - jumpTime) : jumpVelocity
                 var dropped = 0
                 for k in 0..<(count - 1) {
                     let i = slot(k)
                     let path = jumpFront + speed * (times[i] - jumpTime)
                     if (path - fronts[i]) * sign > limit { dropped = k + 1 }
                 }
-                if dropped > 0 {
+                if dropped > 0 && (pendingLeft == 0 || times[slot(dropped - 1)] < pendingSeconds) {
                     // The crossing may lie before every sample kept after
                     // the jump, back to the last one dropped (see `fitQuadratic`).
                     earliestRoot = times[slot(dropped - 1)]

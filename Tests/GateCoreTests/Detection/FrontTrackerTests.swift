@@ -97,6 +97,29 @@ import Testing
         #expect(try #require(errors.first).magnitude < 1)
     }
 
+    @Test func aJumpAfterTheLineKeepsTheSamplesThatFoundIt() throws {
+        // The front reaches the line between frames 10 and 11; from frame 13
+        // an arm lies along it, 5 px ahead, to the end of the postroll.
+        // Dropping every sample the jump left behind, 11 and 12 beyond the
+        // line among them, timed the crossing from the arm's two: 23 ms early.
+        let errors = Self.errorsMs { i, f in i >= 13 ? f + 5 : f }
+        #expect(errors.count == 1)
+        #expect(try #require(errors.first).magnitude < 0.05, "errors \(errors) ms")
+    }
+
+    @Test func aJumpThatRunsBackIsALimbNotAJump() throws {
+        // A hand ahead of the torso in the first two frames past the line,
+        // 6.5 px and then 3.7 px: within the jump limit of where the first
+        // one's speed takes it, but behind it, a front going back (as
+        // measured in a 240 fps clip). Taken for a jump, it dropped every
+        // sample before it, and the two hand samples in the four left made
+        // the fit's speed negative: no crossing.
+        let offsets = [41: 6.5, 42: 3.7]
+        let errors = Self.windowErrorsMs(fps: 240, frames: 60, crossingFrame: 40) { i, f in f + (offsets[i] ?? 0) }
+        #expect(errors.count == 1)
+        #expect(try #require(errors.first).magnitude < 0.5, "errors \(errors) ms")
+    }
+
     @Test func anOutlierAmongFiveSamplesIsLeftOut() throws {
         // The track starts at frame 10 (the runner came into view, or a
         // jump left the samples before it out), 3 px behind: a limb hid
