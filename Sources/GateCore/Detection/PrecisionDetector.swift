@@ -994,30 +994,39 @@ public final class PrecisionDetector {
             track.move(toX: torso.centroidX, y: torso.centroidY, halfDepth: torso.halfDepth)
             let velocity = track.stepX * 1e9 / Double(max(1, frameIntervalNanos))
             let occupancy = Double(groups[torso.group].maxY - groups[torso.group].minY + 1) / Double(height)
+            // Both sides are measured and kept for the last frames: until the
+            // way it runs is clear, so that a torso first seen close to the
+            // line is timed all the same; and after, so that a track that
+            // turns (a runner standing at the line sways before the start)
+            // is timed from its new side's fronts of those frames, not from
+            // the first it measures once the turn is clear, maybe past the line.
+            let right = measureFront(torso, candidate: track.matched, direction: .leftToRight, frame: frame,
+                                     velocity: velocity)
+            let left = measureFront(torso, candidate: track.matched, direction: .rightToLeft, frame: frame,
+                                    velocity: velocity)
+            let before = track.settledDirection
             guard let direction = track.direction(halfDepth: torso.halfDepth) else {
-                // Until the way it runs is clear, both sides are kept: a torso
-                // first seen close to the line is timed all the same.
-                let right = measureFront(torso, candidate: track.matched, direction: .leftToRight, frame: frame,
-                                         velocity: velocity)
-                let left = measureFront(torso, candidate: track.matched, direction: .rightToLeft, frame: frame,
-                                        velocity: velocity)
                 track.remember(right: right?.front ?? .nan, rightNanos: right?.nanos ?? 0, left: left?.front ?? .nan,
                                leftNanos: left?.nanos ?? 0, frame: frame, occupancy: occupancy)
                 continue
             }
-            for k in 0..<track.remembered {
-                let entry = track.backlog[k]
-                let front = direction == .leftToRight ? entry.right : entry.left
-                guard !front.isNaN else { continue }
-                let then = LumaFrame(pixels: frame.pixels, width: frame.width, height: frame.height, rowStride: frame.rowStride,
-                                     pixelStride: frame.pixelStride, timestampNanos: entry.frameNanos, sequence: entry.sequence)
-                report(track.tracker.add(front: front, atNanos: direction == .leftToRight ? entry.rightNanos : entry.leftNanos,
-                                         direction: direction, frame: then, occupancy: entry.occupancy,
-                                         jumpLimit: jumpLimit(torso)), into: &result)
+            if direction != before {
+                for k in 0..<track.remembered {
+                    let entry = track.backlog[k]
+                    let front = direction == .leftToRight ? entry.right : entry.left
+                    guard !front.isNaN else { continue }
+                    let then = LumaFrame(pixels: frame.pixels, width: frame.width, height: frame.height,
+                                         rowStride: frame.rowStride, pixelStride: frame.pixelStride,
+                                         timestampNanos: entry.frameNanos, sequence: entry.sequence)
+                    report(track.tracker.add(front: front,
+                                             atNanos: direction == .leftToRight ? entry.rightNanos : entry.leftNanos,
+                                             direction: direction, frame: then, occupancy: entry.occupancy,
+                                             jumpLimit: jumpLimit(torso)), into: &result)
+                }
             }
-            track.remembered = 0
-            guard let sample = measureFront(torso, candidate: track.matched, direction: direction, frame: frame,
-                                            velocity: velocity) else { continue }
+            track.remember(right: right?.front ?? .nan, rightNanos: right?.nanos ?? 0, left: left?.front ?? .nan,
+                           leftNanos: left?.nanos ?? 0, frame: frame, occupancy: occupancy)
+            guard let sample = direction == .leftToRight ? right : left else { continue }
             lastFront = sample.front
             lastFrontNanos = sample.nanos
             lastHalfDepth = torso.halfDepth
@@ -1353,7 +1362,7 @@ final class PrecisionTrack {
     /// The torso half depth when last seen.
     private(set) var halfDepth = 0.0
 
-    /// Both sides' fronts of the frames before the direction was clear.
+    /// Both sides' fronts of the last frames (before this one).
     struct Remembered {
         var right = Double.nan, rightNanos: Int64 = 0
         var left = Double.nan, leftNanos: Int64 = 0
@@ -1388,6 +1397,7 @@ final class PrecisionTrack {
     /// Where the direction was last settled, and which way it is.
     private var anchorX = 0.0
     private var settled: CrossingDirection?
+    var settledDirection: CrossingDirection? { settled }
 
     func start(centroidX: Double, centroidY: Double) {
         tracker.reset()

@@ -67,6 +67,20 @@ import GateSim
         for e in r.errorsMs { #expect(abs(e) <= 1.5, "\(clip.name): error \(e) ms") }
     }
 
+    /// The standing start of `gate-accuracy --seed 21` at 60 fps (at half
+    /// size): while the runner stands, their centroid shifts back as the
+    /// pose changes, and the track settles on running right to left. It
+    /// turns only once the torso has moved its half depth (about 0.2 m) the
+    /// other way, after it reached the line. The fronts of the
+    /// frames before the turn, on the side it turned to, time the crossing;
+    /// it was missed when only the fronts measured after the turn counted.
+    @Test func aStandingRunnerWhoseTrackTurnsLateIsTimedFromBeforeTheTurn() throws {
+        let clip = Self.small(try #require(AccuracyCorpus.clips(seed: 21, runnerClipsPerRate: 0).first { $0.name == "standing-60fps" }))
+        let r = Self.errors(of: clip, mode: .precision)
+        #expect(r.misses == 0 && r.falseTriggers == 0, "\(clip.name): \(r.misses) misses, \(r.falseTriggers) false")
+        for e in r.errorsMs { #expect(abs(e) <= 1.0, "\(clip.name): error \(e) ms") }
+    }
+
     /// A clip of one slim runner (parameters from `gate-accuracy --stress N
     /// --filter slim-torso`), noise sigma 3, no flicker.
     struct SlimRun {
