@@ -209,6 +209,10 @@ final class FrontTracker {
                     earliestRoot = times[slot(dropped - 1)]
                     for k in 0..<dropped { included[slot(k)] = false }
                     removeExcluded()
+                    // A pending crossing waits for five samples in all (with
+                    // this one), the fewest the outlier test works with: the
+                    // jump may leave only itself before the postroll ends.
+                    if pendingLeft > 0 { pendingLeft = max(pendingLeft, FrontTracker.fewestForOutliers - count) }
                 }
             }
             jumpIndex = -1
@@ -296,7 +300,7 @@ final class FrontTracker {
     /// there left out good samples of a runner accelerating at 30 fps.)
     private func excludeOutliers() {
         let n = count
-        guard n >= 5 else { return }
+        guard n >= FrontTracker.fewestForOutliers else { return }
         var bestMedian = Double.infinity
         var best = Quadratic(origin: 0, a: 0, b: 0, c: 0)
         if n == 5 {
@@ -363,6 +367,9 @@ final class FrontTracker {
     /// The ring index of the `k`-th oldest sample (0: the oldest).
     @inline(__always)
     private func slot(_ k: Int) -> Int { (next + settings.fitSamples - count + k) % settings.fitSamples }
+
+    /// The fewest samples the outlier test leaves outliers out of.
+    static let fewestForOutliers = 5
 
     /// Samples the outlier test draws its quadratics through, at most.
     static let outlierPicks = 16
