@@ -1069,16 +1069,17 @@ public final class PrecisionDetector {
         let forward = direction == .leftToRight ? 1 : -1
         let opened = (forward > 0 ? rightFront : leftFront) + c * height
         let value = UInt8(2 + torso.group)
-        // From the top of the torso down over the chest (3.5 R, about half a
-        // metre): the most forward point of a torso is its shoulder or its
+        // From the top of the torso down over the chest (3.25 R, about half
+        // a metre): the most forward point of a torso is its shoulder or its
         // flat front, never lower. Lower, towards the hips, a leaning
         // torso's front falls back by the lean; when an arm hides the chest,
         // the flat rows found there are a hand's or the lower torso's, up to
         // most of a torso's depth behind the front (with rows down to the
         // hips, 5 R, leaning runners of a second renderer were timed up to
-        // 39 ms late; 3.4 ms with these rows).
+        // 39 ms late; 3.4 ms with these rows). With 3 R, more of those
+        // runners were missed; with 3.5 R, two were 11 and 33 ms late.
         let firstRow = torso.firstRow
-        let lastRow = min(torso.lastRow, torso.firstRow + Int(3.5 * torso.halfDepth))
+        let lastRow = min(torso.lastRow, torso.firstRow + Int(3.25 * torso.halfDepth))
         guard firstRow <= lastRow else { return nil }
         let referenceNanos = rowNanos((firstRow + lastRow) / 2, frame: frame)
         let speed = Double(forward) * velocity
