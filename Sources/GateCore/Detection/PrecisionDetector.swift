@@ -1004,7 +1004,7 @@ public final class PrecisionDetector {
                                      velocity: velocity)
             let left = measureFront(torso, candidate: track.matched, direction: .rightToLeft, frame: frame,
                                     velocity: velocity)
-            let before = track.settledDirection
+            let before = track.settled
             guard let direction = track.direction(halfDepth: torso.halfDepth) else {
                 track.remember(right: right?.front ?? .nan, rightNanos: right?.nanos ?? 0, left: left?.front ?? .nan,
                                leftNanos: left?.nanos ?? 0, frame: frame, occupancy: occupancy)
@@ -1012,7 +1012,7 @@ public final class PrecisionDetector {
             }
             if direction != before {
                 for k in 0..<track.remembered {
-                    let entry = track.backlog[k]
+                    let entry = track.rememberedFrame(k)
                     let front = direction == .leftToRight ? entry.right : entry.left
                     guard !front.isNaN else { continue }
                     let then = LumaFrame(pixels: frame.pixels, width: frame.width, height: frame.height,
@@ -1371,9 +1371,11 @@ final class PrecisionTrack {
         var sequence: UInt32 = 0
         var occupancy = 0.0
     }
-    let backlog: UnsafeMutablePointer<Remembered>
-    let backlogCapacity: Int
-    var remembered = 0
+    /// A ring: the frames are remembered every frame, so none is moved.
+    private let backlog: UnsafeMutablePointer<Remembered>
+    private let backlogCapacity: Int
+    private var oldest = 0
+    private(set) var remembered = 0
 
     init(tracker: FrontTracker) {
         self.tracker = tracker
@@ -1384,21 +1386,24 @@ final class PrecisionTrack {
 
     deinit { backlog.deallocate() }
 
-    /// Keeps the last `backlogCapacity` frames' fronts, oldest first.
+    /// The `k`-th oldest of the frames remembered.
+    func rememberedFrame(_ k: Int) -> Remembered { backlog[(oldest + k) % backlogCapacity] }
+
+    /// Keeps the last `backlogCapacity` frames' fronts (the oldest is overwritten).
     func remember(right: Double, rightNanos: Int64, left: Double, leftNanos: Int64, frame: LumaFrame, occupancy: Double) {
         if remembered == backlogCapacity {
-            for k in 1..<backlogCapacity { backlog[k - 1] = backlog[k] }
+            oldest = (oldest + 1) % backlogCapacity
             remembered -= 1
         }
-        backlog[remembered] = Remembered(right: right, rightNanos: rightNanos, left: left, leftNanos: leftNanos,
-                                         frameNanos: frame.timestampNanos, sequence: frame.sequence, occupancy: occupancy)
+        backlog[(oldest + remembered) % backlogCapacity] = Remembered(
+            right: right, rightNanos: rightNanos, left: left, leftNanos: leftNanos,
+            frameNanos: frame.timestampNanos, sequence: frame.sequence, occupancy: occupancy)
         remembered += 1
     }
 
     /// Where the direction was last settled, and which way it is.
     private var anchorX = 0.0
-    private var settled: CrossingDirection?
-    var settledDirection: CrossingDirection? { settled }
+    private(set) var settled: CrossingDirection?
 
     func start(centroidX: Double, centroidY: Double) {
         tracker.reset()
@@ -1408,6 +1413,7 @@ final class PrecisionTrack {
         anchorX = centroidX
         settled = nil
         remembered = 0
+        oldest = 0
         stepX = 0
         missed = 0
         moves = 0
