@@ -6,6 +6,7 @@
 #   make test            unit and end-to-end tests, cross-build check, VM rig
 #   make firmware        static Embedded Swift firmware, ARCH=aarch64|x86_64
 #   make accuracy        detection error on the rendered corpus, per mode and fps
+#   make accuracy-second the same on clips of a second, independent renderer
 #   make bench           per-frame cost and mallocs of the detector and the loop
 #   make deps            the Debian packages the host build needs
 #   make results         print the sessions saved by `make simulate`
@@ -31,10 +32,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST_BIN := .build/debug/ts-gate
 RELEASE_BIN := .build/release/ts-gate
 
-.PHONY: help deps swift-check build simulate results firmware accuracy bench test test-unit test-cross test-vm clean
+.PHONY: help deps swift-check build simulate results firmware accuracy accuracy-second bench test test-unit test-cross test-vm clean
 
 help:
-	@sed -n '1,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(HOST_PACKAGES); do \
@@ -76,6 +77,27 @@ ACCURACY_ARGS ?=
 accuracy: swift-check
 	swift build -c release --product gate-accuracy
 	.build/release/gate-accuracy $(ACCURACY_ARGS)
+
+# The second renderer (Tests/second-renderer: numpy, written apart from
+# GateSim from the issue's time base alone, so its runners are not the ones
+# the detector was tuned on): renders SECOND_COUNT runner clips and 10 that
+# must not trigger once into build/second-renderer/, then replays each with
+# `ts-gate replay` in both modes and prints the error per mode and frame
+# rate. SECOND_PROFILE=hard: shaded and striped shirts, low contrast,
+# textured scenes. About 2 minutes to render (5-6 GB of Y4M), 1 to replay.
+# SECOND_ARGS passes options on, e.g. --verbose or --out FILE.
+SECOND_PROFILE ?= plain
+SECOND_SEED ?= 1
+SECOND_COUNT ?= 48
+SECOND_ARGS ?=
+SECOND_DIR := build/second-renderer/$(SECOND_PROFILE)-$(SECOND_SEED)-$(SECOND_COUNT)
+accuracy-second: swift-check
+	swift build -c release --product ts-gate
+	python3 -c 'import numpy' 2>/dev/null || pip install --quiet numpy
+	[ -f $(SECOND_DIR)/.complete ] || { python3 Tests/second-renderer/render.py $(SECOND_DIR) \
+	    --count $(SECOND_COUNT) --seed $(SECOND_SEED) --profile $(SECOND_PROFILE) --quiet-count 10 --jobs 2 >/dev/null \
+	    && touch $(SECOND_DIR)/.complete; }
+	python3 Tests/second-renderer/evaluate.py $(RELEASE_BIN) $(SECOND_DIR) --jobs 2 $(SECOND_ARGS)
 
 # Benchmarks (ordo-one/benchmark; a package of its own in Tests/Benchmarks, so
 # it never enters the host or firmware builds): the photo-finish detector per

@@ -6,6 +6,9 @@
 //
 //   gate-accuracy [--seed N] [--clips-per-rate N] [--filter TEXT] [--verbose]
 //                 [--factors | --stress N] [--trace] [--uncertainty]
+//   gate-accuracy --y4m FILE [--gate G] [--exposure-ms E] [--readout-ms R]
+//                 [--mode M] [--truth-nanos T --front-speed V]
+//   --y4m: the torso front per frame of any Y4M clip (Y4MTrace.swift);
 //   --factors: one factor at a time; --stress N: N clips per condition unlike
 //   the corpus (StressClips.swift); --trace: photo-finish's front and torso
 //   half depth per frame; --uncertainty: with --verbose, each crossing's
@@ -30,9 +33,17 @@ struct Options {
 }
 
 var options = Options()
+var trace = Y4MTraceOptions()
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
+    case "--y4m": trace.path = arguments.popFirst() ?? ""
+    case "--gate": trace.gate = Double(arguments.popFirst() ?? "") ?? trace.gate
+    case "--exposure-ms": trace.exposureMs = Double(arguments.popFirst() ?? "") ?? 0
+    case "--readout-ms": trace.readoutMs = Double(arguments.popFirst() ?? "") ?? 0
+    case "--mode": trace.mode = DetectionMode(name: arguments.popFirst() ?? "") ?? .photoFinish
+    case "--truth-nanos": trace.truthNanos = Int64(arguments.popFirst() ?? "")
+    case "--front-speed": trace.frontSpeed = Double(arguments.popFirst() ?? "") ?? 0
     case "--seed": options.seed = UInt64(arguments.popFirst() ?? "") ?? options.seed
     case "--clips-per-rate": options.clipsPerRate = Int(arguments.popFirst() ?? "") ?? options.clipsPerRate
     case "--filter": options.filter = arguments.popFirst()
@@ -61,6 +72,8 @@ struct Tally {
     var quietClips = 0
     var quietTriggers = 0
 }
+
+if !trace.path.isEmpty { exit(traceY4M(trace)) }
 
 let modes: [DetectionMode] = [.photoFinish, .precision]
 var tallies: [String: Tally] = [:]

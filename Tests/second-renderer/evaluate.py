@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Replays the second renderer's clips with `ts-gate replay` and prints the
+detection error per mode and frame rate.
+
+  evaluate.py BIN CLIPDIR [--modes photo-finish,precision] [--jobs 2] [--verbose] [--out FILE]
+  evaluate.py --compare A B        clips whose error moved by more than 0.1 ms
+
+Each clip is replayed with its truth's --gate, --exposure-ms and
+--readout-ms. A true crossing matches the nearest report of the same
+direction within 100 ms (each report once); an unmatched report, or any
+report on a quiet clip, is a false trigger. Host-only dev tool.
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+WINDOW_NS = 100_000_000
+
+
+def replay(binary, clip, meta, mode):
+    cmd = [binary, "replay", clip, "--json", "--mode", mode, "--gate", str(meta["gate"]),
+           "--exposure-ms", str(meta["exposure_ms"]), "--readout-ms", str(meta["readout_ms"])]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, p.stderr.strip()
+    reports = []
+    for line in p.stdout.splitlines():
+        try:
+            o = json.loads(line)
+        except ValueError:
+            continue
+        if "crossingTimeNanos" in o:
+            reports.append((int(o["crossingTimeNanos"]), o.get("direction")))
+    return reports, None
+
+
+def judge(meta, reports):
+    """[(truth index, error ms or None)], false triggers."""
+    used = set()
+    out = []
+    for k, c in enumerate(meta["crossings"]):
+        best, best_d = None, None
+        for j, (t, d) in enumerate(reports):
+            if j in used or d != c["direction"]:
+                continue
+            e = t - c["crossingTimeNanos"]
+            if abs(e) <= WINDOW_NS and (best_d is None or abs(e) < abs(best_d)):
+                best, best_d = j, e
+        if best is None:
+            out.append((k, None))
+        else:
+            used.add(best)
+            out.append((k, best_d / 1e6))
+    return out, len(reports) - len(used)
+
+
+def describe(m):
+    keys = ["style", "speed0", "accel", "shape", "depthM", "lean", "contrast", "sleeve", "pattern"]
+    parts = [f"{k}={m[k]}" for k in keys if k in m]
+    parts.append(f"exp={m['exposure_ms']:.2f} ro={m['readout_ms']:.2f} {m['width']}x{m['height']}")
+    return " ".join(parts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary", nargs="?")
+    ap.add_argument("clipdir", nargs="?")
+    ap.add_argument("--modes", default="photo-finish,precision")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--out")
+    ap.add_argument("--filter")
+    ap.add_argument("--compare", nargs=2)
+    a = ap.parse_args()
+    if a.compare:
+        return compare(*a.compare)
+    metas = []
+    for path in sorted(glob.glob(os.path.join(a.clipdir, "*.json"))):
+        m = json.load(open(path))
+        if a.filter and a.filter not in m["name"]:
+            continue
+        metas.append(m)
+    modes = a.modes.split(",")
+    jobs = [(m, mode) for m in metas for mode in modes]
+
+    def run(job):
+        m, mode = job
+        reports, err = replay(a.binary, os.path.join(a.clipdir, m["name"] + ".y4m"), m, mode)
+        return m, mode, reports, err
+
+    with ThreadPoolExecutor(a.jobs) as pool:
+        results = list(pool.map(run, jobs))
+    lines = []
+    table = {}
+    for m, mode, reports, err in results:
+        key = (mode, m["fps"])
+        t = table.setdefault(key, {"errors": [], "misses": 0, "false": 0, "clips": 0})
+        t["clips"] += 1
+        if reports is None:
+            lines.append(f"{m['name']} {mode} {m['fps']}fps ERROR {err}")
+            t["misses"] += len(m["crossings"])
+            continue
+        judged, false = judge(m, reports)
+        t["false"] += false
+        for k, e in judged:
+            if e is None:
+                t["misses"] += 1
+            else:
+                t["errors"].append(abs(e))
+            shown = "MISS" if e is None else f"{e:+.3f}"
+            lines.append(f"{m['name']}#{k} {mode} {m['fps']}fps {shown} | {describe(m)}")
+        if false:
+            lines.append(f"{m['name']} {mode} {m['fps']}fps FALSE x{false} | {describe(m)}")
+    out = []
+    if a.verbose:
+        out += lines
+        out.append("")
+    out.append(f"{'mode':<13}{'fps':>4}{'n':>5}{'median':>9}{'p95':>9}{'max':>9}{'<=1ms':>7}{'misses':>8}{'false':>7}")
+    for mode in modes:
+        for fps in (30, 60, 120, 240):
+            t = table.get((mode, fps))
+            if not t:
+                continue
+            e = np.array(t["errors"]) if t["errors"] else np.array([np.nan])
+            within = int(np.sum(e <= 1.0)) if t["errors"] else 0
+            out.append(f"{mode:<13}{fps:>4}{len(t['errors']):>5}{np.median(e):>9.3f}{np.percentile(e, 95):>9.3f}"
+                       f"{np.max(e):>9.3f}{within:>7}{t['misses']:>8}{t['false']:>7}")
+    text = "\n".join(out)
+    print(text)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write("\n".join(lines) + "\n\n" + text + "\n")
+
+
+def compare(pa, pb):
+    def load(p):
+        d = {}
+        for line in open(p):
+            parts = line.split()
+            if len(parts) >= 4 and "#" in parts[0]:
+                d[(parts[0], parts[1])] = parts[3]
+        return d
+    a, b = load(pa), load(pb)
+    for k in sorted(set(a) | set(b)):
+        x, y = a.get(k, "-"), b.get(k, "-")
+        try:
+            moved = abs(float(x) - float(y)) > 0.1
+        except ValueError:
+            moved = x != y
+        if moved:
+            print(f"{k[0]:<16} {k[1]:<13} {x:>9} -> {y:>9}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
