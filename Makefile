@@ -32,7 +32,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST_BIN := .build/debug/ts-gate
 RELEASE_BIN := .build/release/ts-gate
 
-.PHONY: help deps swift-check build simulate results firmware accuracy accuracy-second bench test test-unit test-cross test-vm clean
+.PHONY: help deps swift-check build simulate results firmware accuracy accuracy-second bench test test-unit test-cross test-vm test-second clean
 
 help:
 	@sed -n '1,14p' Makefile | sed 's/^# \{0,1\}//'
@@ -93,7 +93,7 @@ SECOND_ARGS ?=
 SECOND_DIR := build/second-renderer/$(SECOND_PROFILE)-$(SECOND_SEED)-$(SECOND_COUNT)
 accuracy-second: swift-check
 	swift build -c release --product ts-gate
-	python3 -c 'import numpy' 2>/dev/null || pip install --quiet numpy
+	python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
 	[ -f $(SECOND_DIR)/.complete ] || { python3 Tests/second-renderer/render.py $(SECOND_DIR) \
 	    --count $(SECOND_COUNT) --seed $(SECOND_SEED) --profile $(SECOND_PROFILE) --quiet-count 10 --jobs 2 >/dev/null \
 	    && touch $(SECOND_DIR)/.complete; }
@@ -122,6 +122,11 @@ test-cross: build
 	Tests/cross/cross-check.sh $(HOST_BIN) build/aarch64/ts-gate
 	Tests/mjpeg/decode-mallocs.sh
 
+# The time base against a second renderer that shares nothing with GateSim
+# (a lone torso, 30-240 fps, rolling shutter: within 0.25 ms of its truth).
+test-second: build
+	Tests/second-renderer/time-base-check.sh $(HOST_BIN)
+
 # Real kernel drivers in a VM: the rig's self-check, then the static x86_64
 # firmware's scenarios against vivid, i2c-stub, gpio-sim, snd-aloop and
 # v4l2loopback (an MJPEG-only camera).
@@ -142,7 +147,7 @@ test-vm: deps swift-check
 
 # Order: the slow-to-fail checks first, the unit tests last so their summary
 # closes the log.
-test: test-cross test-vm test-unit
+test: test-cross test-vm test-second test-unit
 
 clean:
 	rm -rf build .build .build-fw-aarch64 .build-fw-x86_64 .build-bench

@@ -5,6 +5,10 @@ detection error per mode and frame rate.
   evaluate.py BIN CLIPDIR [--modes photo-finish,precision] [--jobs 2] [--verbose] [--out FILE]
   evaluate.py --compare A B        clips whose error moved by more than 0.1 ms
 
+With --require-within MS and --require-timed F it is a check: it exits 1
+unless every crossing timed lies within MS of the truth, at least a
+fraction F of the true crossings is timed, and nothing false is reported.
+
 Each clip is replayed with its truth's --gate, --exposure-ms and
 --readout-ms. A true crossing matches the nearest report of the same
 direction within 100 ms (each report once); an unmatched report, or any
@@ -77,6 +81,8 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--filter")
     ap.add_argument("--compare", nargs=2)
+    ap.add_argument("--require-within", type=float)
+    ap.add_argument("--require-timed", type=float, default=0.0)
     a = ap.parse_args()
     if a.compare:
         return compare(*a.compare)
@@ -136,6 +142,15 @@ def main():
     if a.out:
         with open(a.out, "w") as f:
             f.write("\n".join(lines) + "\n\n" + text + "\n")
+    if a.require_within is not None:
+        errors = [e for t in table.values() for e in t["errors"]]
+        truths = sum(len(t["errors"]) + t["misses"] for t in table.values())
+        false = sum(t["false"] for t in table.values())
+        worst = max(errors) if errors else float("nan")
+        ok = errors and worst <= a.require_within and len(errors) >= a.require_timed * truths and false == 0
+        print(f"check: {len(errors)} of {truths} crossings timed, worst |error| {worst:.3f} ms "
+              f"(limit {a.require_within} ms), {false} false: {'PASS' if ok else 'FAIL'}")
+        return 0 if ok else 1
 
 
 def compare(pa, pb):
