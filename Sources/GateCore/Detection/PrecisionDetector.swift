@@ -579,24 +579,40 @@ public final class PrecisionDetector {
     /// Along one line of the mask (positions `range`, `stride` apart from
     /// `start`: 1 along a row, `width` down a column), fills the gap that
     /// starts at position x after a body pixel, if it ends within `longest`
-    /// at a body pixel of the same luma (within `limit`).
+    /// at a body pixel of the same luma (within `limit`): from the body
+    /// pixel nearest before the gap back, the first such end.
+    ///
+    /// The body pixels that may end it (up to `longest` past x) are listed
+    /// once, with their luma, in `scratch`: each pixel before the gap is
+    /// then matched against that short list, not against every position of
+    /// the line again (most gaps have none: the scene between the legs,
+    /// past the body's end).
     @inline(__always)
     private func fillGap(at x: Int, start: Int, stride: Int, range: ClosedRange<Int>, longest: Int, value: UInt8,
                          limit: Int) {
-        var filled = false
+        var ends = 0
+        var b = x + 1
+        while b <= min(range.upperBound, x + longest) {
+            let i = start + b * stride
+            if mask[i] == value {
+                scratch[ends] = Int32(truncatingIfNeeded: b << 8 | Int(current[i]))
+                ends += 1
+            }
+            b += 1
+        }
+        guard ends > 0 else { return }
         var a = x - 1
-        while a >= max(range.lowerBound, x - 1 - longest / 2) && !filled {
+        while a >= max(range.lowerBound, x - 1 - longest / 2) {
             if mask[start + a * stride] == value {
                 let luma = Int(current[start + a * stride])
-                var b = x + 1
-                while b <= min(range.upperBound, a + longest + 1) {
-                    if mask[start + b * stride] == value
-                        && PrecisionDetector.agree(Int(current[start + b * stride]), luma, within: limit) {
-                        for gap in (a + 1)..<b { mask[start + gap * stride] = value }
-                        filled = true
-                        break
+                let last = min(range.upperBound, a + longest + 1)
+                for k in 0..<ends {
+                    let end = Int(scratch[k] >> 8)
+                    guard end <= last else { break }
+                    if PrecisionDetector.agree(Int(scratch[k] & 255), luma, within: limit) {
+                        for gap in (a + 1)..<end { mask[start + gap * stride] = value }
+                        return
                     }
-                    b += 1
                 }
             }
             a -= 1
