@@ -586,7 +586,9 @@ public final class PrecisionDetector {
     /// once, with their luma, in `scratch`: each pixel before the gap is
     /// then matched against that short list, not against every position of
     /// the line again (most gaps have none: the scene between the legs,
-    /// past the body's end).
+    /// past the body's end). At most `longest` entries, less than a line:
+    /// within `scratchCapacity`, and nothing else holds `scratch` while
+    /// the masks are mended.
     @inline(__always)
     private func fillGap(at x: Int, start: Int, stride: Int, range: ClosedRange<Int>, longest: Int, value: UInt8,
                          limit: Int) {
