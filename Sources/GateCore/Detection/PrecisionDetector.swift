@@ -16,8 +16,10 @@
 /// 2. the silhouette: pixels farther from the gained background than the
 ///    row's noise threshold (learnt at calibration: median + MAD);
 /// 3. bodies: silhouette regions grouped when they overlap in x; short
-///    gaps between pixels of one luma and enclosed holes are filled (an
-///    arm across the torso that matches the background is not a hole);
+///    gaps between pixels of one luma where something other than the
+///    scene lies between them, and enclosed holes, are filled (an arm
+///    across the torso that nearly matches the background is body; the
+///    scene between a raised hand and the head is not);
 /// 4. per body, the distance transform; the torso half depth R is the
 ///    depth the deepest 30% of the upper 60% of its rows reach (legs side
 ///    by side are as deep); a person's R is between a thirtieth and a
@@ -517,11 +519,12 @@ public final class PrecisionDetector {
         return difference <= limit && difference >= -limit
     }
 
-    /// Fills short gaps in a body's rows between pixels of the same luma: an
-    /// arm across the torso that happens to match the background cuts a
-    /// hole through the torso's silhouette (its anti-aliased edges may
-    /// remain), not a gap between two parts. An arm ahead of the torso
-    /// differs from the torso: it stays apart.
+    /// Fills short gaps in a body's rows between pixels of the same luma
+    /// where what lies between departs from the scene
+    /// (`gapDepartsFromScene`): an arm across the torso that happens to
+    /// match the background cuts a hole through the torso's silhouette
+    /// (its anti-aliased edges may remain), not a gap between two parts.
+    /// An arm ahead of the torso differs from the torso: it stays apart.
     private func fillCamouflage(_ body: Body, value: UInt8) {
         let longest = max(2, (body.maxY - body.minY + 1) / 10)
         for y in body.minY...body.maxY {
@@ -612,6 +615,7 @@ public final class PrecisionDetector {
                     let end = Int(scratch[k] >> 8)
                     guard end <= last else { break }
                     if PrecisionDetector.agree(Int(scratch[k] & 255), luma, within: limit) {
+                        guard gapDepartsFromScene(from: a + 1, to: end, start: start, stride: stride) else { return }
                         for gap in (a + 1)..<end { mask[start + gap * stride] = value }
                         return
                     }
@@ -619,6 +623,44 @@ public final class PrecisionDetector {
             }
             a -= 1
         }
+    }
+
+    /// True when what lies in the gap at positions `first..<end` of a line
+    /// (as in `fillGap`) is on average farther from the gained background
+    /// than a third of the threshold: something is there, not the scene.
+    ///
+    /// Why: two parts of one luma with the scene between them (a hand
+    /// raised beside the head, an arm beside the thigh, the legs) leave a
+    /// gap just like a camouflaged limb across the torso does, and filling
+    /// it joins them into a mass as deep as a torso (a hand and head so
+    /// joined: 50 ms early). Each of the gap's scene pixels (not in the
+    /// silhouette) is within the threshold (four sigmas of the row's
+    /// noise) of the background; but a limb or a stripe that matches the
+    /// scene only that closely still departs from it, in one direction,
+    /// pixel after pixel, while the scene itself departs by noise that
+    /// averages out: over n pixels the mean is off by sigma / sqrt(n), and
+    /// a third of the threshold is 1.3 sigmas. Scene pixels beside a
+    /// silhouette pixel are left out where others remain: anti-aliased
+    /// edges of the parts, they lean towards the parts' luma. A gap of
+    /// silhouette pixels only (another luma, hidden) holds something.
+    @inline(__always)
+    private func gapDepartsFromScene(from first: Int, to end: Int, start: Int, stride: Int) -> Bool {
+        var departure = 0, thresholds = 0, edgeDeparture = 0, edgeThresholds = 0
+        for p in first..<end {
+            let i = start + p * stride
+            guard mask[i] == 0 else { continue }
+            let row = i / width
+            // background is luma x 65536, gain x 4096.
+            let d = Int(current[i]) - ((Int(background[i]) * Int(gain[row]) + (1 << 27)) >> 28)
+            // The gap's ends are body pixels: positions first - 1 and end are in the line.
+            if mask[i - stride] != 0 || mask[i + stride] != 0 {
+                edgeDeparture += d; edgeThresholds += Int(threshold[row])
+            } else {
+                departure += d; thresholds += Int(threshold[row])
+            }
+        }
+        if thresholds == 0 { departure = edgeDeparture; thresholds = edgeThresholds }
+        return 3 * abs(departure) >= thresholds
     }
 
     /// Fills the holes of a body: background enclosed by it. A hole is

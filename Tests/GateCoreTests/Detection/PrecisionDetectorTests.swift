@@ -98,8 +98,8 @@ import Testing
     /// core stands apart, then joins the torso's. Joined, the head leads a
     /// leaning torso by a head's reach; the torso is still taken from where
     /// it began below the head when last seen apart.
-    /// (Without: 10 and 11 ms early.)
-    @Test(arguments: [0.1, 0.15])
+    /// (Without: 11 and 13 ms early.)
+    @Test(arguments: [0.15, 0.25])
     func aHeadJoinedToTheTorsoInAlternateFramesIsNoTorso(lean: Double) throws {
         var scene = PrecisionScene()
         scene.torsoDepth = 0.09
@@ -116,6 +116,30 @@ import Testing
         scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: 0.2, armReach: 24)]
         // 24 px ahead at 400 px/s would be 60 ms early if the arm counted.
         try Self.timedOnce(scene, within: 0.3)
+    }
+
+    /// A hand raised ahead of the head, in the head's luma, with the scene
+    /// between them: the gap is no camouflage; filled, hand and head were
+    /// one mass as deep as a torso, and its front the hand's.
+    @Test(arguments: [0.1, 0.25])
+    func aHandRaisedBesideTheHeadIsNoTorso(lean: Double) throws {
+        var scene = PrecisionScene()
+        scene.raisedHandGap = 6
+        scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: lean)]
+        try Self.timedOnce(scene, within: 0.3, "lean \(lean): ")
+    }
+
+    /// An arm hanging across the torso in a luma within the silhouette's
+    /// threshold of the scene (4 and -4 luma off it, the threshold here
+    /// about 6) cuts the torso in two; its gap is filled, as its pixels
+    /// depart from the scene together, and the sliver in front of it is
+    /// the torso's front.
+    @Test(arguments: [4.0, -4.0])
+    func anArmNearlyTheSceneAcrossTheTorsoKeepsTheTorsoWhole(offset: Double) throws {
+        var scene = PrecisionScene()
+        scene.hangingArmLuma = scene.background + offset
+        scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: 0.2)]
+        try Self.timedOnce(scene, within: 0.3, "arm \(offset) luma off the scene: ")
     }
 
     @Test func rollingShutterRowsAreTimedAtTheirOwnExposure() throws {

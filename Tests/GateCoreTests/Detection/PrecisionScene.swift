@@ -57,6 +57,14 @@ struct PrecisionScene {
     /// enough, it joins the head's core to the torso's in those frames only.
     var oddFramesNeckRadius = 0.0
     var torsoRadius: Double { torsoDepth * PrecisionScene.scale }
+    /// A raised arm (0: none): the upper arm forwards from the chest, the
+    /// forearm upright this many pixels ahead of the head, the scene
+    /// between hand and head.
+    var raisedHandGap = 0.0
+    /// An arm hanging down the torso near its front, past the hips (nil:
+    /// none), in this luma: as close to the scene's, it cuts the torso's
+    /// silhouette in two, a sliver in front.
+    var hangingArmLuma: Double? = nil
 
     struct Capsule {
         var ax: Double, ay: Double, bx: Double, by: Double, r: Double
@@ -111,6 +119,19 @@ struct PrecisionScene {
             (Capsule(ax: headX, ay: headY, bx: headX, by: headY, r: headRadius * s), skinLuma),
             (Capsule(ax: hipX + 0.1 * s, ay: hipY, bx: hipX + 0.15 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
         ]
+        if raisedHandGap > 0 {
+            let r = 0.045 * s
+            let handX = headX + headRadius * s + raisedHandGap + r, elbowY = headY + 0.3 * s
+            parts.append((Capsule(ax: topX, ay: topY + 0.15 * s, bx: handX, by: elbowY, r: r), skinLuma))
+            parts.append((Capsule(ax: handX, ay: elbowY, bx: handX, by: headY - 0.08 * s, r: r), skinLuma))
+        }
+        if let luma = hangingArmLuma {
+            // Along the torso's axis, 3 px towards its front: the arm's front
+            // edge 7 px from the axis, the torso's 12.
+            let ox = 3 * cos, oy = 3 * sin
+            parts.append((Capsule(ax: topX + ox, ay: topY + oy, bx: hipX + ox - 0.1 * s * sin, by: hipY + oy + 0.25 * s,
+                                  r: 0.05 * s), luma))
+        }
         if runner.armReach > 0 {
             // A forearm held level at chest height, from inside the torso to ahead of it.
             let y = hipY - 0.35 * s
