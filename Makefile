@@ -129,9 +129,12 @@ test-cross: build
 	Tests/mjpeg/decode-mallocs.sh
 
 # The time base against a second renderer that shares nothing with GateSim
-# (a lone torso, 30-240 fps, rolling shutter: within 0.25 ms of its truth).
+# (a lone torso, 30-240 fps, rolling shutter: within 0.25 ms of its truth),
+# then twelve of its whole runners (each timed, within 20 ms: no hand or
+# head taken for the torso). About 2 minutes.
 test-second: build
 	Tests/second-renderer/time-base-check.sh $(HOST_BIN)
+	Tests/second-renderer/whole-runner-check.sh $(HOST_BIN)
 
 # Real kernel drivers in a VM: the rig's self-check, then the static x86_64
 # firmware's scenarios against vivid, i2c-stub, gpio-sim, snd-aloop and
