@@ -133,8 +133,7 @@ test-cross: build
 # then twelve of its whole runners (each timed, within 20 ms: no hand or
 # head taken for the torso). About 2 minutes.
 test-second: build
-	Tests/second-renderer/time-base-check.sh $(HOST_BIN)
-	Tests/second-renderer/whole-runner-check.sh $(HOST_BIN)
+	Tests/second-renderer/check.sh $(HOST_BIN)
 
 # Real kernel drivers in a VM: the rig's self-check, then the static x86_64
 # firmware's scenarios against vivid, i2c-stub, gpio-sim, snd-aloop and

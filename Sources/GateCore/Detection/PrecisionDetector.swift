@@ -646,10 +646,12 @@ public final class PrecisionDetector {
     @inline(__always)
     private func gapDepartsFromScene(from first: Int, to end: Int, start: Int, stride: Int) -> Bool {
         var departure = 0, thresholds = 0, edgeDeparture = 0, edgeThresholds = 0
+        // Along a row every position is in that row; down a column, position p is row p.
+        let lineRow = stride == 1 ? start / width : -1
         for p in first..<end {
             let i = start + p * stride
             guard mask[i] == 0 else { continue }
-            let row = i / width
+            let row = stride == 1 ? lineRow : p
             // background is luma x 65536, gain x 4096.
             let d = Int(current[i]) - ((Int(background[i]) * Int(gain[row]) + (1 << 27)) >> 28)
             // The gap's ends are body pixels: positions first - 1 and end are in the line.
