@@ -1023,7 +1023,11 @@ public final class PrecisionDetector {
                 let size = max(t.halfDepth, track.halfDepth)
                 // A young track does not know its speed yet: up to 18 m/s at 30 fps.
                 let limitX = 2 * size + 1.5 * frames * track.stepX.magnitude + (track.moves < 2 ? 3 * size : 0)
-                guard dx.magnitude <= limitX, dy.magnitude <= 2 * size else { continue }
+                // Vertically: near its centroid, or on mostly the same rows
+                // (legs side by side as deep as the torso join it in some
+                // frames and run its centroid down to the feet).
+                guard dx.magnitude <= limitX,
+                      dy.magnitude <= 2 * size || track.sharesRows(t.firstRow...t.lastRow) else { continue }
                 let d = dx * dx + dy * dy
                 if d < bestDistance { bestDistance = d; best = c }
             }
@@ -1047,13 +1051,15 @@ public final class PrecisionDetector {
             var free: PrecisionTrack?
             for track in tracks where !track.active && free == nil { free = track }
             guard let track = free else { break }
-            track.start(centroidX: candidates[c].centroidX, centroidY: candidates[c].centroidY)
+            track.start(centroidX: candidates[c].centroidX, centroidY: candidates[c].centroidY,
+                        rows: candidates[c].firstRow...candidates[c].lastRow)
             candidates[c].matched = true
             track.matched = c
         }
         for track in tracks where track.active && track.matched >= 0 {
             let torso = candidates[track.matched]
-            track.move(toX: torso.centroidX, y: torso.centroidY, halfDepth: torso.halfDepth)
+            track.move(toX: torso.centroidX, y: torso.centroidY, halfDepth: torso.halfDepth,
+                       rows: torso.firstRow...torso.lastRow)
             let velocity = track.stepX * 1e9 / Double(max(1, frameIntervalNanos))
             let occupancy = Double(groups[torso.group].maxY - groups[torso.group].minY + 1) / Double(height)
             // Both sides are measured and kept for the last frames: until the
@@ -1467,7 +1473,8 @@ final class PrecisionTrack {
     private var anchorX = 0.0
     private(set) var settled: CrossingDirection?
 
-    func start(centroidX: Double, centroidY: Double) {
+    func start(centroidX: Double, centroidY: Double, rows: ClosedRange<Int>) {
+        self.rows = rows
         tracker.reset()
         active = true
         self.centroidX = centroidX
@@ -1482,8 +1489,20 @@ final class PrecisionTrack {
         halfDepth = 0
     }
 
-    func move(toX x: Double, y: Double, halfDepth: Double) {
+    /// The rows of the torso when last seen.
+    private(set) var rows = 0...0
+
+    /// True when `other` shares at least half of the shorter of it and the
+    /// torso's last rows: the same torso, whose centroid moved because its
+    /// legs joined or left it, not another one.
+    func sharesRows(_ other: ClosedRange<Int>) -> Bool {
+        let shared = min(other.upperBound, rows.upperBound) - max(other.lowerBound, rows.lowerBound) + 1
+        return 2 * shared >= min(other.count, rows.count)
+    }
+
+    func move(toX x: Double, y: Double, halfDepth: Double, rows: ClosedRange<Int>) {
         self.halfDepth = halfDepth
+        self.rows = rows
         let step = (x - centroidX) / Double(missed + 1)
         stepX = moves == 0 ? step : 0.5 * stepX + 0.5 * step
         if moves > 0 || step != 0 { moves += 1 }

@@ -111,6 +111,25 @@ import Testing
         try Self.timedOnce(scene, within: 0.5, "lean \(lean): ")
     }
 
+    /// A fast runner at 30 fps whose trailing leg is as deep as the torso
+    /// and of its colour in some runs of frames: the torso found then runs
+    /// on down to the foot, and its centroid drops and falls back by more
+    /// than twice its half depth. It is the same torso (its rows overlap the
+    /// last ones), not a new one: taken for a new one each time, no track
+    /// settled its direction with a front on each side of the line, and
+    /// these runners were missed.
+    @Test(arguments: [SceneLearning.calibration, .firstFrames], [(1, 1200.0), (3, 1000.0), (3, 1100.0)])
+    func aTorsoWhoseLegJoinsItInSomeFramesIsFollowed(learning: SceneLearning, legs: (run: Int, speed: Double)) throws {
+        var scene = PrecisionScene()
+        scene.fps = 30
+        scene.deepLegsRun = legs.run
+        scene.runners = [PrecisionScene.Runner(crossing: 1.2, speed: legs.speed)]
+        let found = scene.detect(seconds: 1.6, learning: learning)
+        try #require(found.count == 1)
+        let error = Self.errorMs(found[0], scene.truth())
+        #expect(abs(error) < 0.5, "error \(error) ms")
+    }
+
     @Test func aForearmHeldAheadDoesNotMoveTheTime() throws {
         var scene = PrecisionScene()
         scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: 0.2, armReach: 24)]

@@ -61,6 +61,11 @@ struct PrecisionScene {
     /// forearm upright this many pixels ahead of the head, the scene
     /// between hand and head.
     var raisedHandGap = 0.0
+    /// In every other run of this many frames (0: never) a trailing leg as
+    /// deep as the torso and in its luma (tights of the shirt's colour, both
+    /// thighs as one) joins the torso: the torso found runs on down to the
+    /// foot in those frames only.
+    var deepLegsRun = 0
     /// An arm hanging down the torso near its front, past the hips (nil:
     /// none), in this luma: as close to the scene's, it cuts the torso's
     /// silhouette in two, a sliver in front.
@@ -114,6 +119,9 @@ struct PrecisionScene {
             (Capsule(ax: hipX - 0.1 * s, ay: hipY, bx: hipX - 0.2 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
             (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r), torsoLuma),
         ]
+        if deepLegsRun > 0 && (frame / deepLegsRun) % 2 == 1 {
+            parts.append((Capsule(ax: hipX, ay: hipY, bx: hipX - 0.4 * s, by: g - r, r: r), torsoLuma))
+        }
         if neckRadius > 0 { parts.append((Capsule(ax: topX, ay: topY, bx: headX, by: headY, r: neckRadius * s), skinLuma)) }
         parts += [
             (Capsule(ax: headX, ay: headY, bx: headX, by: headY, r: headRadius * s), skinLuma),
