@@ -1492,10 +1492,12 @@ final class PrecisionTrack {
     /// The rows of the torso when last seen.
     private(set) var rows = 0...0
 
-    /// True when `other` shares at least half of the shorter of it and the
-    /// torso's last rows: the same torso, whose centroid moved because its
-    /// legs joined or left it, not another one.
+    /// True when `other` begins within three half depths of where the
+    /// torso's last rows began (its top stays: not a leg below it) and
+    /// shares at least half of the shorter of them: the same torso, whose
+    /// centroid moved because its legs joined or left it, not another one.
     func sharesRows(_ other: ClosedRange<Int>) -> Bool {
+        guard Double(abs(other.lowerBound - rows.lowerBound)) <= 3 * halfDepth else { return false }
         let shared = min(other.upperBound, rows.upperBound) - max(other.lowerBound, rows.lowerBound) + 1
         return 2 * shared >= min(other.count, rows.count)
     }
