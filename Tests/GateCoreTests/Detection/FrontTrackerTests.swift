@@ -107,6 +107,111 @@ import Testing
         #expect(try #require(errors.first).magnitude < 0.05, "errors \(errors) ms")
     }
 
+    /// The fronts `PrecisionDetector` measured of a second renderer's
+    /// runner (60 fps, 1280x720, work width 320, gate at 152.31 px, running
+    /// right to left from a standing start): sequence, row instant, front,
+    /// jump limit. An arm of the shirt's colour swung across the torso's
+    /// front for frames 105-115: no front there, and the two after the gap
+    /// lie about 5 px ahead of the torso (the arm again).
+    static let armAcrossTheLine: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)] = [
+        (70, 1173826263, 244.44, 2.00),
+        (73, 1224864121, 231.33, 2.92),
+        (74, 1239325340, 218.04, 4.47),
+        (75, 1256121739, 216.96, 4.61),
+        (77, 1290038867, 219.47, 4.92),
+        (80, 1339909135, 207.40, 4.61),
+        (82, 1372788405, 208.78, 3.50),
+        (83, 1389455072, 207.03, 3.50),
+        (84, 1406186605, 205.10, 3.54),
+        (101, 1689649671, 161.25, 3.16),
+        (102, 1706770400, 157.98, 3.16),
+        (103, 1723307334, 155.46, 3.20),
+        (104, 1739390206, 153.92, 3.16),
+        (116, 1940038867, 108.40, 3.16),
+        (117, 1956186605, 105.07, 3.20),
+        (127, 2123437066, 58.18, 3.16),
+        (128, 2139455072, 54.66, 3.16),
+        (136, 2272788405, 12.59, 3.16),
+        (137, 2289714537, 6.57, 3.16),
+    ]
+
+    /// The fronts `PrecisionDetector` measured of a runner, replayed
+    /// through a tracker set up as it sets them up (work width 320): the
+    /// crossings' errors in ms against `truthNanos`.
+    static func recordedErrorsMs(_ samples: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)],
+                                 gateX: Double, direction: CrossingDirection, truthNanos: Int64) -> [Double] {
+        var settings = DetectorSettings()
+        settings.fitSamples = max(settings.precisionSamplesBefore, settings.precisionMaxSamplesBefore) + 1
+            + settings.precisionPostroll
+        settings.minVelocityPixelsPerSecond = settings.precisionMinSpeedWidthsPerSecond * 320
+        let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: gateX, postroll: settings.precisionPostroll,
+                                   samplesBefore: settings.precisionSamplesBefore,
+                                   fitSpanNanos: settings.precisionFitSpanNanos)
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        defer { pixels.deallocate() }
+        var errors: [Double] = []
+        for sample in samples {
+            let frame = LumaFrame(pixels: pixels, width: 1, height: 1, rowStride: 1, timestampNanos: sample.nanos,
+                                  sequence: sample.sequence)
+            if let c = tracker.add(front: sample.front, atNanos: sample.nanos, direction: direction, frame: frame,
+                                   occupancy: 0.5, jumpLimit: sample.limit) {
+                errors.append(Double(c.timeNanos - truthNanos) / 1e6)
+            }
+        }
+        return errors
+    }
+
+    @Test func aFrontAfterAGapLongerThanThePathIsNoJump() throws {
+        // The path of the last four fronts before the gap, carried twelve
+        // frames over it, falls 15 px behind the first front after it; the
+        // next confirmed it as a jump, and every front before the gap was
+        // dropped: the crossing was timed from fronts after the line alone,
+        // the arm's among them, 25 ms late. A path tells nothing of a jump
+        // that far beyond its own span: the fronts on both sides stay (the
+        // arm's ahead of the torso still cost some 8 ms).
+        let errors = Self.recordedErrorsMs(Self.armAcrossTheLine, gateX: 152.31, direction: .rightToLeft,
+                                           truthNanos: 1_747_126_088)
+        #expect(errors.count == 1)
+        #expect(try #require(errors.first).magnitude < 10, "errors \(errors) ms")
+    }
+
+    /// As `armAcrossTheLine`, of a runner accelerating at 5.7 m/s^2 at
+    /// 30 fps (640x480, gate at 199.45 px, left to right): no gap, and the
+    /// front of frame 54, just past the line, 3 px ahead of its path.
+    static let acceleratingAt30fps: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)] = [
+        (41, 1373282370, 20.90, 4.24),
+        (42, 1406725737, 32.02, 4.24),
+        (43, 1440224118, 43.17, 4.27),
+        (44, 1473062305, 55.29, 4.12),
+        (45, 1506725737, 69.54, 4.47),
+        (46, 1540114086, 81.32, 4.47),
+        (47, 1573227354, 95.07, 4.24),
+        (48, 1606340623, 109.08, 4.24),
+        (49, 1639839005, 124.07, 4.47),
+        (50, 1673117321, 138.64, 4.27),
+        (51, 1706725737, 154.53, 4.47),
+        (52, 1739949037, 170.80, 4.47),
+        (53, 1773447419, 187.25, 4.30),
+        (54, 1807165867, 207.84, 4.24),
+        (55, 1839673956, 222.25, 4.30),
+        (56, 1873282370, 240.35, 4.47),
+        (57, 1906670720, 258.99, 4.47),
+        (58, 1940664248, 279.91, 4.24),
+        (59, 1973447419, 297.72, 4.30),
+        (60, 2006560688, 317.96, 4.61),
+    ]
+
+    @Test func anAcceleratingFrontAt30fpsIsNoJump() throws {
+        // Four frames at 30 fps span 0.1 s: the runner's acceleration and
+        // one front ahead put frame 54's front 4.4 px ahead of the path of
+        // the four before, over the jump limit of 4.2; frame 55 confirmed
+        // it, and every front before the line was dropped: 1.5 ms late.
+        let errors = Self.recordedErrorsMs(Self.acceleratingAt30fps, gateX: 199.45, direction: .leftToRight,
+                                           truthNanos: 1_796_778_033)
+        #expect(errors.count == 1)
+        #expect(try #require(errors.first).magnitude < 0.5, "errors \(errors) ms")
+    }
+
     @Test func aJumpThatRunsBackIsALimbNotAJump() throws {
         // A hand ahead of the torso in the first two frames past the line,
         // 6.5 px and then 3.7 px: within the jump limit of where the first
