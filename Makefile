@@ -131,7 +131,8 @@ test-cross: build
 # The time base against a second renderer that shares nothing with GateSim
 # (a lone torso, 30-240 fps, rolling shutter: within 0.25 ms of its truth),
 # then twelve of its whole runners (each timed, within 20 ms: no hand or
-# head taken for the torso). About 2 minutes.
+# head taken for the torso), then five runners whose tracks once broke (each
+# timed, within 5 ms). About 2 minutes.
 test-second: build
 	Tests/second-renderer/check.sh $(HOST_BIN)
 

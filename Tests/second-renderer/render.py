@@ -15,6 +15,7 @@ Time base (issue 3, deliverable 3):
   motion model; the rolling shutter changes what rows show, not the truth.
 
   render.py OUTDIR --count N --seed S [--profile plain|hard] [--quiet-count M] [--jobs K] [--torso-only]
+  render.py OUTDIR --pick SEED:INDEX,... [--profile plain|hard]     chosen clips of any seeds
 
 writes OUTDIR/clip-NNN.y4m + clip-NNN.json (and quiet-NNN.*: scenes that
 must not trigger). `plain`: solid shirts at least 30 luma from the scene;
@@ -498,6 +499,8 @@ def main():
     ap.add_argument("--quiet-count", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", type=int, default=None, help="render clip index N only")
+    ap.add_argument("--pick", default=None,
+                    help="SEED:INDEX,...: these runner clips of other seeds (named clip-sSEED-INDEX)")
     ap.add_argument("--torso-only", action="store_true", help="the torso alone (checks the truth)")
     a = ap.parse_args()
     if a.torso_only:
@@ -509,6 +512,9 @@ def main():
              for i in range(a.quiet_count)]
     if a.only is not None:
         jobs = [j for j in jobs if j[3] == a.only and j[5] == "run"]
+    if a.pick:
+        picks = [tuple(int(v) for v in p.split(":")) for p in a.pick.split(",")]
+        jobs = [(a.outdir, f"clip-s{seed}-{index:03d}", seed, index, a.profile, "run") for seed, index in picks]
     with Pool(a.jobs) as pool:
         for name in pool.imap_unordered(render_clip, jobs):
             print("wrote", name, flush=True)

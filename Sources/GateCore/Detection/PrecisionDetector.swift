@@ -1005,8 +1005,12 @@ public final class PrecisionDetector {
     // MARK: - Tracking and timing
 
     private func followTorsos(_ frame: LumaFrame, into result: inout DetectedCrossing?) {
-        // Each live track takes the nearest torso to where it should be now.
-        for track in tracks where track.active {
+        // Each live track takes the nearest torso to where it should be now,
+        // the longest followed first: a torso whose legs join it may also lie
+        // near a young track begun on a leg, which would take it from the
+        // track holding the runner's fronts.
+        for track in tracks { track.matched = PrecisionTrack.unassigned }
+        while let track = oldestUnassignedTrack() {
             var best = -1
             var bestDistance = Double.infinity
             for c in 0..<candidateCount where !candidates[c].matched {
@@ -1101,6 +1105,16 @@ public final class PrecisionDetector {
             report(track.tracker.add(front: sample.front, atNanos: sample.nanos, direction: direction, frame: frame,
                                      occupancy: occupancy, jumpLimit: jumpLimit(torso)), into: &result)
         }
+    }
+
+    /// The active track followed through the most frames that has not been
+    /// given this frame's torso yet.
+    private func oldestUnassignedTrack() -> PrecisionTrack? {
+        var oldest: PrecisionTrack?
+        for track in tracks where track.active && track.matched == PrecisionTrack.unassigned {
+            if oldest.map({ track.moves > $0.moves }) ?? true { oldest = track }
+        }
+        return oldest
     }
 
     /// How far the front may land ahead of its path before `FrontTracker`
@@ -1424,8 +1438,9 @@ final class PrecisionTrack {
     /// The centroid's motion per frame, smoothed.
     private(set) var stepX = 0.0
     var missed = 0
-    /// This frame's candidate, or -1.
+    /// This frame's candidate, or -1 (`unassigned` until the tracks are matched).
     var matched = -1
+    static let unassigned = -2
     /// Frames it has moved through.
     private(set) var moves = 0
     /// The torso half depth when last seen.
