@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Replays the second renderer's clips with `ts-gate replay` and prints the
-detection error per mode and frame rate.
+detection error per mode and frame rate, and the share of timed crossings
+whose error lies within one and two of the uncertainty they report.
 
   evaluate.py BIN CLIPDIR [--modes photo-finish,precision] [--jobs 2] [--verbose] [--out FILE]
   evaluate.py --compare A B        clips whose error moved by more than 0.1 ms
@@ -40,27 +41,27 @@ def replay(binary, clip, meta, mode):
         except ValueError:
             continue
         if "crossingTimeNanos" in o:
-            reports.append((int(o["crossingTimeNanos"]), o.get("direction")))
+            reports.append((int(o["crossingTimeNanos"]), o.get("direction"), float(o.get("uncertaintyMs", "nan"))))
     return reports, None
 
 
 def judge(meta, reports):
-    """[(truth index, error ms or None)], false triggers."""
+    """[(truth index, error ms or None, reported uncertainty ms)], false triggers."""
     used = set()
     out = []
     for k, c in enumerate(meta["crossings"]):
         best, best_d = None, None
-        for j, (t, d) in enumerate(reports):
+        for j, (t, d, _) in enumerate(reports):
             if j in used or d != c["direction"]:
                 continue
             e = t - c["crossingTimeNanos"]
             if abs(e) <= WINDOW_NS and (best_d is None or abs(e) < abs(best_d)):
                 best, best_d = j, e
         if best is None:
-            out.append((k, None))
+            out.append((k, None, None))
         else:
             used.add(best)
-            out.append((k, best_d / 1e6))
+            out.append((k, best_d / 1e6, reports[best][2]))
     return out, len(reports) - len(used)
 
 
@@ -106,7 +107,7 @@ def main():
     table = {}
     for m, mode, reports, err in results:
         key = (mode, m["fps"])
-        t = table.setdefault(key, {"errors": [], "misses": 0, "false": 0, "clips": 0})
+        t = table.setdefault(key, {"errors": [], "sigmas": [], "misses": 0, "false": 0, "clips": 0})
         t["clips"] += 1
         if reports is None:
             lines.append(f"{m['name']} {mode} {m['fps']}fps ERROR {err}")
@@ -114,12 +115,13 @@ def main():
             continue
         judged, false = judge(m, reports)
         t["false"] += false
-        for k, e in judged:
+        for k, e, u in judged:
             if e is None:
                 t["misses"] += 1
             else:
                 t["errors"].append(abs(e))
-            shown = "MISS" if e is None else f"{e:+.3f}"
+                t["sigmas"].append(u)
+            shown = "MISS" if e is None else f"{e:+.3f} u {u:.3f}"
             lines.append(f"{m['name']}#{k} {mode} {m['fps']}fps {shown} | {describe(m)}")
         if false:
             lines.append(f"{m['name']} {mode} {m['fps']}fps FALSE x{false} | {describe(m)}")
@@ -127,7 +129,8 @@ def main():
     if a.verbose:
         out += lines
         out.append("")
-    out.append(f"{'mode':<13}{'fps':>4}{'n':>5}{'median':>9}{'p95':>9}{'max':>9}{'<=1ms':>7}{'misses':>8}{'false':>7}")
+    out.append(f"{'mode':<13}{'fps':>4}{'n':>5}{'median':>9}{'p95':>9}{'max':>9}{'<=1ms':>7}{'misses':>8}{'false':>7}"
+               f"{'<=u':>6}{'<=2u':>6}")
     for mode in modes:
         for fps in (30, 60, 120, 240):
             t = table.get((mode, fps))
@@ -135,8 +138,12 @@ def main():
                 continue
             e = np.array(t["errors"]) if t["errors"] else np.array([np.nan])
             within = int(np.sum(e <= 1.0)) if t["errors"] else 0
+            # The share of timed crossings within one and two of the
+            # (one-sigma) uncertainty they report.
+            u = np.array(t["sigmas"]) if t["sigmas"] else np.array([np.nan])
+            cover = [f"{100 * np.mean(e <= m * u):.0f}%" if t["errors"] else "-" for m in (1, 2)]
             out.append(f"{mode:<13}{fps:>4}{len(t['errors']):>5}{np.median(e):>9.3f}{np.percentile(e, 95):>9.3f}"
-                       f"{np.max(e):>9.3f}{within:>7}{t['misses']:>8}{t['false']:>7}")
+                       f"{np.max(e):>9.3f}{within:>7}{t['misses']:>8}{t['false']:>7}{cover[0]:>6}{cover[1]:>6}")
     text = "\n".join(out)
     print(text)
     if a.out:
