@@ -130,6 +130,26 @@ import Testing
         #expect(abs(error) < 0.5, "error \(error) ms")
     }
 
+    /// A slow runner (a pixel a frame, right to left) whose trailing legs
+    /// join the torso in every other run of six frames: its rows run on
+    /// down to the feet and its centroid jumps 10 px back, more than the
+    /// half depth a turn needs. Taken for turns, each one forgot the
+    /// track's fronts, and a standing start at 240 fps was missed.
+    @Test func aTorsoWhoseLegsJoinItDoesNotTurn() {
+        let track = PrecisionTrack(tracker: FrontTracker(settings: DetectorSettings(), workWidth: 320, gateX: 160,
+                                                         postroll: 3))
+        track.start(centroidX: 200, centroidY: 130, rows: 100...160)
+        var directions: [CrossingDirection?] = []
+        for frame in 1...60 {
+            let legs = (frame / 6) % 2 == 1
+            track.move(toX: 200 - Double(frame) + (legs ? 10 : 0), y: legs ? 165 : 130, halfDepth: 8,
+                       rows: legs ? 100...230 : 100...160)
+            directions.append(track.direction(halfDepth: 8))
+        }
+        #expect(directions.contains(.rightToLeft))
+        #expect(!directions.contains(.leftToRight))
+    }
+
     @Test func aForearmHeldAheadDoesNotMoveTheTime() throws {
         var scene = PrecisionScene()
         scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: 0.2, armReach: 24)]
