@@ -23,30 +23,18 @@ import Testing
         settings.minVelocityPixelsPerSecond = 32
         let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: gateX, postroll: 3)
         return feed(tracker, fps: fps, frames: frames, crossingSeconds: crossingSeconds, truth: truth,
-                    jumpLimit: jumpLimit, front: front)
+                    jumpLimit: jumpLimit, front: front).map(\.errorMs)
     }
 
     /// As `errorsMs`, with the uncertainty each crossing reports (ms).
-    static func crossings(frames: Int = 20, front: (Int, Double) -> Double?) -> [(Double, Double)] {
+    static func crossings(frames: Int = 20,
+                          front: (Int, Double) -> Double?) -> [(errorMs: Double, uncertaintyMs: Double)] {
         var settings = DetectorSettings()
         settings.fitSamples = 8
         settings.minVelocityPixelsPerSecond = 32
         let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: gateX, postroll: 3)
-        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        defer { pixels.deallocate() }
-        var found: [(Double, Double)] = []
-        for i in 0..<frames {
-            let seconds = Double(i) / fps
-            let nanos = Int64((seconds * 1e9).rounded())
-            guard let f = front(i, truth(seconds)) else { continue }
-            let frame = LumaFrame(pixels: pixels, width: 1, height: 1, rowStride: 1, timestampNanos: nanos,
-                                  sequence: UInt32(i))
-            if let c = tracker.add(front: f, atNanos: nanos, direction: .leftToRight, frame: frame, occupancy: 0.5,
-                                   jumpLimit: 3.5) {
-                found.append(((Double(c.timeNanos) / 1e9 - crossingSeconds) * 1000, c.uncertaintyMs))
-            }
-        }
-        return found
+        return feed(tracker, fps: fps, frames: frames, crossingSeconds: crossingSeconds, truth: truth,
+                    jumpLimit: 3.5, front: front)
     }
 
     /// As the detectors set it up: at least 4 samples before the line and
@@ -62,14 +50,16 @@ import Testing
                                    fitSpanNanos: 100_000_000)
         let crossing = (Double(crossingFrame) + 0.4) / fps
         return feed(tracker, fps: fps, frames: frames, crossingSeconds: crossing, truth: { gateX + 360 * ($0 - crossing) },
-                    jumpLimit: 4, front: front)
+                    jumpLimit: 4, front: front).map(\.errorMs)
     }
 
+    /// The crossings' errors (ms) and the uncertainties they report.
     static func feed(_ tracker: FrontTracker, fps: Double, frames: Int, crossingSeconds: Double,
-                     truth: (Double) -> Double, jumpLimit: Double, front: (Int, Double) -> Double?) -> [Double] {
+                     truth: (Double) -> Double, jumpLimit: Double,
+                     front: (Int, Double) -> Double?) -> [(errorMs: Double, uncertaintyMs: Double)] {
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         defer { pixels.deallocate() }
-        var errors: [Double] = []
+        var found: [(errorMs: Double, uncertaintyMs: Double)] = []
         for i in 0..<frames {
             let seconds = Double(i) / fps
             let nanos = Int64((seconds * 1e9).rounded())
@@ -78,10 +68,10 @@ import Testing
                                   sequence: UInt32(i))
             if let c = tracker.add(front: f, atNanos: nanos, direction: .leftToRight, frame: frame, occupancy: 0.5,
                                    jumpLimit: jumpLimit) {
-                errors.append((Double(c.timeNanos) / 1e9 - crossingSeconds) * 1000)
+                found.append(((Double(c.timeNanos) / 1e9 - crossingSeconds) * 1000, c.uncertaintyMs))
             }
         }
-        return errors
+        return found
     }
 
     /// An arm the colour of the scene behind it swings across the torso's
