@@ -143,12 +143,9 @@ final class FrontTracker {
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
         rearmed = false
         lastCrossingNanos = crossingNanos
-        // Residual scatter plus a pixel's quantization, as the line's
-        // standard error at the gate (see `finishPending`), in time.
-        let away = crossingSeconds - fit.meanSeconds
-        let frontVariance = (fit.residualVariance + 1.0 / 12.0) * (1 / Double(fit.count) + away * away / fit.spread)
-            + FrontTracker.frontModelPixels * FrontTracker.frontModelPixels
-        let uncertaintySeconds = frontVariance.squareRoot() / (fit.slope * sign)
+        // Residual scatter plus a pixel's quantization.
+        let uncertaintySeconds = uncertaintySeconds(scatter: fit.residualVariance + 1.0 / 12.0, of: fit,
+                                                    at: crossingSeconds, speed: fit.slope * sign)
         return DetectedCrossing(
             timeNanos: crossingNanos,
             frameIndex: frame.sequence,
@@ -173,6 +170,23 @@ final class FrontTracker {
     /// corpus, whose torsos are the detector's own model, every error now
     /// lies within it (50-83% before).
     static let frontModelPixels = 0.3
+
+    /// A crossing's one-sigma uncertainty (seconds) from the samples'
+    /// `scatter` (variance, work pixels squared) about the `line` through
+    /// them, met at `crossingSeconds` at `speed` (work pixels per second):
+    /// the line's standard error there, so that a crossing among its
+    /// samples is known to the scatter over their number, and one carried
+    /// over a gap (no front for a dozen frames at the line) or back from
+    /// the fronts after it less well, by the square of its distance from
+    /// their centre against their spread; on top of that the front's own
+    /// error, the same in every sample (`frontModelPixels`).
+    private func uncertaintySeconds(scatter: Double, of line: LineFit, at crossingSeconds: Double,
+                                    speed: Double) -> Double {
+        let away = crossingSeconds - line.meanSeconds
+        let variance = scatter * (1 / Double(line.count) + away * away / line.spread)
+            + FrontTracker.frontModelPixels * FrontTracker.frontModelPixels
+        return variance.squareRoot() / speed
+    }
 
     /// A forward jump of the front waiting for the next sample to confirm
     /// it: the ring index of the sample that jumped (-1: none), and the
@@ -245,8 +259,9 @@ final class FrontTracker {
         // a front at the line, 15 px ahead of the path against 13 (the limit
         // with the allowance below); taken for a jump, every front before
         // the gap was dropped and the crossing timed from the fronts after
-        // the line alone, 25 ms late. Only a front that follows the path closely enough can show
-        // a jump (the scene coming off a runner's back costs a frame or two).
+        // the line alone, 25 ms late. Only a front that follows the path
+        // closely enough can show a jump (the scene coming off a runner's
+        // back costs a frame or two).
         let first = times[slot(max(0, count - 4))], last = times[slot(count - 1)]
         guard seconds - last <= last - first else { return }
         // Ahead of the path by more than the limit and than what it drifts
@@ -314,18 +329,9 @@ final class FrontTracker {
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
         rearmed = false
         lastCrossingNanos = crossingNanos
-        // Residual scatter (at least a twentieth of a pixel) over the
-        // samples, in time, as the line's standard error where it meets the
-        // gate: a crossing among its samples is known to the scatter over
-        // their number; one carried over a gap (no front for a dozen frames
-        // at the line) or beyond the last sample, less well by the square of
-        // its distance from their centre against their spread.
-        // On top of that the front's own error, the same in every sample
-        // (see `frontModelPixels`).
-        let away = crossingSeconds - line.meanSeconds
-        let frontVariance = max(residualVariance, 0.0025) * (1 / Double(line.count) + away * away / line.spread)
-            + FrontTracker.frontModelPixels * FrontTracker.frontModelPixels
-        let uncertaintySeconds = frontVariance.squareRoot() / (slope * sign)
+        // Residual scatter, at least a twentieth of a pixel.
+        let uncertaintySeconds = uncertaintySeconds(scatter: max(residualVariance, 0.0025), of: line,
+                                                    at: crossingSeconds, speed: slope * sign)
         return DetectedCrossing(
             timeNanos: crossingNanos,
             frameIndex: pendingFrame,
