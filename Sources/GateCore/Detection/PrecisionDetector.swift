@@ -1222,6 +1222,28 @@ public final class PrecisionDetector {
                 if count > bestCount { bestCount = count; torsoLuma = rowBackLuma[a] }
             }
         }
+        // Bare skin can outvote a shirt: the neck's rows at the top of the
+        // torso are skin on both edges, and a bare arm lying along the back
+        // over the torso's length adds as many rows as the shirt's front
+        // has (second renderer: no front at all for the six frames at the
+        // line at 30 fps, or the front taken from the neck). So when the
+        // colour chosen is the neck's and the front rows mostly share
+        // another, that other is the torso's: an arm of the neck's colour
+        // across the front is the rows left out (a ramp, or not flat). A
+        // bare torso, or a shirt of the skin's colour, has front rows of the
+        // neck's colour, and nothing changes.
+        if let neck = neckLuma(torso, candidate: c, value: value),
+           (torsoLuma - neck).magnitude <= 2 * Double(threshold[firstRow]) {
+            var frontCount = 0, frontLuma = 0.0
+            for a in firstRow...lastRow where !rowAligned[a].isNaN {
+                var count = 0
+                for b in firstRow...lastRow where !rowAligned[b].isNaN {
+                    if (rowLuma[b] - rowLuma[a]).magnitude <= 2 * Double(threshold[b]) { count += 1 }
+                }
+                if count > frontCount { frontCount = count; frontLuma = rowLuma[a] }
+            }
+            if frontCount >= 3 && (frontLuma - neck).magnitude > 2 * Double(threshold[firstRow]) { torsoLuma = frontLuma }
+        }
         for y in firstRow...lastRow where !rowAligned[y].isNaN {
             if (rowLuma[y] - torsoLuma).magnitude > 2 * Double(threshold[y]) { rowAligned[y] = .nan }
         }
@@ -1265,6 +1287,29 @@ public final class PrecisionDetector {
         let bestNanos = rowNanos(bestRow, frame: frame)
         let shift = speed * Double(bestNanos - referenceNanos) / 1e9
         return FrontSample(front: Double(forward) * (top + shift), nanos: bestNanos)
+    }
+
+    /// The neck's luma: the median of the body's pixels in the rows just
+    /// above the torso (half a half depth), over the columns of its top
+    /// half depth; nil when the body has no rows above the torso there.
+    private func neckLuma(_ torso: Torso, candidate c: Int, value: UInt8) -> Double? {
+        let rows = max(2, Int(0.5 * torso.halfDepth))
+        let top = torso.firstRow
+        guard top - rows >= groups[torso.group].minY else { return nil }
+        let left = leftFront + c * height, right = rightFront + c * height
+        var minX = Double.infinity, maxX = -Double.infinity
+        for y in top...min(torso.lastRow, top + Int(torso.halfDepth)) where !left[y].isNaN && !right[y].isNaN {
+            minX = min(minX, left[y]); maxX = max(maxX, right[y])
+        }
+        guard minX < maxX else { return nil }
+        let x0 = max(0, Int(minX.rounded(.down))), x1 = min(width - 1, Int(maxX.rounded(.up)))
+        var n = 0
+        for y in (top - rows)..<top {
+            let line = mask + y * width, pixels = current + y * width
+            for x in x0...x1 where line[x] == value && n < scratchCapacity { scratch[n] = Int32(pixels[x]); n += 1 }
+        }
+        guard n >= 4 else { return nil }
+        return Double(PrecisionDetector.select(scratch, count: n, rank: n / 2))
     }
 
     /// The front at `row` (`value`) with the rows that agree with it: the

@@ -70,6 +70,10 @@ struct PrecisionScene {
     /// none), in this luma: as close to the scene's, it cuts the torso's
     /// silhouette in two, a sliver in front.
     var hangingArmLuma: Double? = nil
+    /// A bare arm (skin) lying along the torso's back from the shoulder to
+    /// past the hips, its outer edge a pixel behind the torso's back: the
+    /// back edge is skin over the torso's whole length (false: none).
+    var bareArmAlongTheBack = false
 
     struct Capsule {
         var ax: Double, ay: Double, bx: Double, by: Double, r: Double
@@ -139,6 +143,11 @@ struct PrecisionScene {
             let ox = 3 * cos, oy = 3 * sin
             parts.append((Capsule(ax: topX + ox, ay: topY + oy, bx: hipX + ox - 0.1 * s * sin, by: hipY + oy + 0.25 * s,
                                   r: 0.05 * s), luma))
+        }
+        if bareArmAlongTheBack {
+            let ox = -(r - 3) * cos, oy = -(r - 3) * sin
+            parts.append((Capsule(ax: topX + ox, ay: topY + oy, bx: hipX + ox - 0.1 * s * sin, by: hipY + oy + 0.2 * s,
+                                  r: 0.05 * s), skinLuma))
         }
         if runner.armReach > 0 {
             // A forearm held level at chest height, from inside the torso to ahead of it.
