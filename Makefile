@@ -64,9 +64,9 @@ results: swift-check
 firmware: deps swift-check
 	image/firmware.sh $(ARCH)
 
-# Renders the accuracy corpus (56 clips over 30/60/120/240 fps, runners and
+# Renders the accuracy corpus (60 clips over 30/60/120/240 fps, runners and
 # scenes that must not trigger), detects in the Y4M time base, prints the
-# error table per mode and frame rate. About a minute on 2 cores, so not in
+# error table per mode and frame rate. About 90 s on 2 cores, so not in
 # `make test` (which checks a small slice of it). ACCURACY_ARGS=--factors
 # varies one physical factor at a time instead; ACCURACY_ARGS='--stress 8'
 # tries conditions unlike the corpus (early crossings, a runner moving in the
