@@ -1072,10 +1072,12 @@ public final class PrecisionDetector {
             // turns (a runner standing at the line sways before the start)
             // is timed from its new side's fronts of those frames, not from
             // the first it measures once the turn is clear, maybe past the line.
+            // The neck is the same for both sides: found once.
+            let neck = neckLuma(torso, candidate: track.matched, value: UInt8(2 + torso.group))
             let right = measureFront(torso, candidate: track.matched, direction: .leftToRight, frame: frame,
-                                     velocity: velocity)
+                                     velocity: velocity, neck: neck)
             let left = measureFront(torso, candidate: track.matched, direction: .rightToLeft, frame: frame,
-                                    velocity: velocity)
+                                    velocity: velocity, neck: neck)
             let before = track.settled
             guard let direction = track.direction(halfDepth: torso.halfDepth) else {
                 track.remember(right: right?.front ?? .nan, rightNanos: right?.nanos ?? 0, left: left?.front ?? .nan,
@@ -1146,8 +1148,9 @@ public final class PrecisionDetector {
     /// silhouette agrees with the opened torso, brought to one instant with
     /// the rolling shutter, and the most forward row that two of its four
     /// nearest rows support.
+    /// `neck`: the luma of the neck above the torso, if seen (`neckLuma`).
     private func measureFront(_ torso: Torso, candidate c: Int, direction: CrossingDirection, frame: LumaFrame,
-                              velocity: Double) -> FrontSample? {
+                              velocity: Double, neck: Double?) -> FrontSample? {
         let forward = direction == .leftToRight ? 1 : -1
         let opened = (forward > 0 ? rightFront : leftFront) + c * height
         let value = UInt8(2 + torso.group)
@@ -1201,12 +1204,14 @@ public final class PrecisionDetector {
                   (edge.sceneLuma - edge.torsoLuma).magnitude > 2 * Double(threshold[y]) else { continue }
             rowBackLuma[y] = edge.torsoLuma
         }
-        @inline(__always) func support(_ luma: Double) -> Int {
+        // The rows down to `end` whose front (and, with `back`, whose back)
+        // is of this luma.
+        @inline(__always) func support(_ luma: Double, through end: Int, back: Bool) -> Int {
             var count = 0
-            for b in firstRow...upperEnd {
+            for b in firstRow...end {
                 let tolerance = 2 * Double(threshold[b])
                 if !rowAligned[b].isNaN && (rowLuma[b] - luma).magnitude <= tolerance { count += 1 }
-                if !rowBackLuma[b].isNaN && (rowBackLuma[b] - luma).magnitude <= tolerance { count += 1 }
+                if back && !rowBackLuma[b].isNaN && (rowBackLuma[b] - luma).magnitude <= tolerance { count += 1 }
             }
             return count
         }
@@ -1214,11 +1219,11 @@ public final class PrecisionDetector {
         var torsoLuma = 0.0
         for a in firstRow...upperEnd {
             if !rowAligned[a].isNaN {
-                let count = support(rowLuma[a])
+                let count = support(rowLuma[a], through: upperEnd, back: true)
                 if count > bestCount { bestCount = count; torsoLuma = rowLuma[a] }
             }
             if !rowBackLuma[a].isNaN {
-                let count = support(rowBackLuma[a])
+                let count = support(rowBackLuma[a], through: upperEnd, back: true)
                 if count > bestCount { bestCount = count; torsoLuma = rowBackLuma[a] }
             }
         }
@@ -1232,14 +1237,10 @@ public final class PrecisionDetector {
         // across the front is the rows left out (a ramp, or not flat). A
         // bare torso, or a shirt of the skin's colour, has front rows of the
         // neck's colour, and nothing changes.
-        if let neck = neckLuma(torso, candidate: c, value: value),
-           (torsoLuma - neck).magnitude <= 2 * Double(threshold[firstRow]) {
+        if let neck, (torsoLuma - neck).magnitude <= 2 * Double(threshold[firstRow]) {
             var frontCount = 0, frontLuma = 0.0
             for a in firstRow...lastRow where !rowAligned[a].isNaN {
-                var count = 0
-                for b in firstRow...lastRow where !rowAligned[b].isNaN {
-                    if (rowLuma[b] - rowLuma[a]).magnitude <= 2 * Double(threshold[b]) { count += 1 }
-                }
+                let count = support(rowLuma[a], through: lastRow, back: false)
                 if count > frontCount { frontCount = count; frontLuma = rowLuma[a] }
             }
             if frontCount >= 3 && (frontLuma - neck).magnitude > 2 * Double(threshold[firstRow]) { torsoLuma = frontLuma }
