@@ -381,7 +381,8 @@ extension PrecisionDetector {
     /// gained background than the row's threshold plus 3% of the
     /// background), and the model's upkeep: empty pixels follow the scene
     /// slowly; silhouette pixels unchanged for `absorbStillNanos` become
-    /// background. Returns the number of silhouette pixels.
+    /// background. Returns the number of silhouette pixels; each row's span
+    /// of them, and whether it hid any, go to `silhouetteSpans`.
     ///
     /// This runs on every pixel of every frame, so it is split by cost: the
     /// test itself in 32-bit arithmetic without branches (so it vectorizes);
@@ -431,6 +432,7 @@ extension PrecisionDetector {
             if y & 3 == upkeepPhase { upkeep(row, inverse: inverse, shift: shift) }
             let before = previous + row
             let maskWords = UnsafeMutableRawPointer(silhouette), stillWords = UnsafeMutableRawPointer(unchanged)
+            var first = width, last = -1, hid = false
             var x = 0
             while x < width {
                 if x &+ 8 <= width && maskWords.loadUnaligned(fromByteOffset: x, as: UInt64.self) == 0 {
@@ -442,6 +444,8 @@ extension PrecisionDetector {
                     unchanged[x] = 0
                 } else {
                     count &+= 1
+                    if first > x { first = x }
+                    last = x
                     // Each frame's luma brought to the background's light
                     // (x 65536): flicker changes a bright pixel by more than
                     // the noise from one frame to the next, and a scene
@@ -463,7 +467,7 @@ extension PrecisionDetector {
                             // learnt, an object put down); hidden from the
                             // bodies until absorbed, unless it continues a
                             // body in its own luma (`reclaimHidden`).
-                            if n >= hide { silhouette[x] = PrecisionDetector.hidden }
+                            if n >= hide { silhouette[x] = PrecisionDetector.hidden; hid = true }
                         }
                     } else {
                         unchanged[x] = 0
@@ -471,6 +475,8 @@ extension PrecisionDetector {
                 }
                 x &+= 1
             }
+            silhouetteSpans[y] = ColumnSpan(first: Int32(truncatingIfNeeded: first), last: Int32(truncatingIfNeeded: last),
+                                            hidden: hid)
         }
         return count
     }

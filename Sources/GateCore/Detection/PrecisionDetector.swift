@@ -145,6 +145,10 @@ public final class PrecisionDetector {
     /// 0 background, 1 silhouette, 2 + g the pixels of body g, `hidden`
     /// silhouette unchanged for `hideStillNanos`.
     let mask: UnsafeMutablePointer<UInt8>
+    /// Per row, the first and last column of the silhouette `segment` cut
+    /// (first > last: none), so that labelling skips what is empty, and
+    /// whether it hid any (rows without are skipped by `reclaimHidden`).
+    let silhouetteSpans: UnsafeMutablePointer<ColumnSpan>
     static let hidden: UInt8 = 255
     /// Core pixels (1), those of candidate c marked 2 + c.
     let core: UnsafeMutablePointer<UInt8>
@@ -256,6 +260,9 @@ public final class PrecisionDetector {
         histogram.initialize(repeating: 0, count: 256)
         mask = .allocate(capacity: pixelCount)
         mask.initialize(repeating: 0, count: pixelCount)
+        silhouetteSpans = .allocate(capacity: image.height)
+        silhouetteSpans.initialize(repeating: ColumnSpan(first: 0, last: Int32(image.width - 1), hidden: true),
+                                   count: image.height)
         core = .allocate(capacity: pixelCount)
         core.initialize(repeating: 0, count: pixelCount)
         runs = PrecisionRuns(width: image.width, height: image.height)
@@ -300,7 +307,7 @@ public final class PrecisionDetector {
         current.deallocate(); previous.deallocate(); background.deallocate(); background16.deallocate(); threshold.deallocate()
         gain.deallocate(); previousGain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
-        scratch.deallocate(); histogram.deallocate(); mask.deallocate(); core.deallocate()
+        scratch.deallocate(); histogram.deallocate(); mask.deallocate(); silhouetteSpans.deallocate(); core.deallocate()
         pieceRoot.deallocate(); spinePixels.deallocate(); axisSteps.deallocate(); pieceParent.deallocate(); groups.deallocate()
         candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
         rowEdge.deallocate(); rowAligned.deallocate(); rowLuma.deallocate(); rowBackLuma.deallocate()
@@ -386,7 +393,7 @@ public final class PrecisionDetector {
     /// (a body falls apart where a limb matches the background), kept when
     /// the group is tall enough to be a person.
     private func findBodies() {
-        runs.label(mask, stride: width, value: 1, x0: 0, x1: width - 1, y0: 0, y1: height - 1)
+        runs.label(mask, stride: width, value: 1, x0: 0, x1: width - 1, y0: 0, y1: height - 1, spans: silhouetteSpans)
         pieceCount = 0
         groupCount = 0
         let minPiece = max(6, pixelCount / 4000)
@@ -465,7 +472,8 @@ public final class PrecisionDetector {
     private func reclaimHidden(_ body: inout Body, value: UInt8) {
         let longest = max(2, (body.maxY - body.minY + 1) / 4)
         var minX = body.minX, maxX = body.maxX
-        for y in body.minY...body.maxY {
+        // Only rows where `segment` hid pixels have any to give back.
+        for y in body.minY...body.maxY where silhouetteSpans[y].hidden {
             let line = mask + y * width, pixels = current + y * width
             let limit = 2 * Int(threshold[y])
             // Each run of the body's pixels, from its first pixel leftwards

@@ -21,6 +21,14 @@ func unionFindJoin(_ parent: UnsafeMutablePointer<Int32>, _ a: Int, _ b: Int) {
     if ra < rb { parent[rb] = Int32(ra) } else if rb < ra { parent[ra] = Int32(rb) }
 }
 
+/// Columns first...last of one row (first > last: none), and whether any
+/// of them is hidden (`PrecisionDetector.hidden`).
+struct ColumnSpan {
+    var first: Int32
+    var last: Int32
+    var hidden = false
+}
+
 /// Connected regions of a mask as row runs joined by union-find (8-connected),
 /// inside a rectangle of an image, with each region's area and bounding box.
 /// It keeps every region and each run's label, and links each region's runs
@@ -60,25 +68,33 @@ final class PrecisionRuns {
 
     /// Labels the pixels of `mask` (row stride `stride`) equal to `value`
     /// inside columns x0...x1, rows y0...y1. Afterwards each root run
-    /// (`root(i) == i`) holds its region's area and box.
-    func label(_ mask: UnsafePointer<UInt8>, stride: Int, value: UInt8, x0: Int, x1: Int, y0: Int, y1: Int) {
+    /// (`root(i) == i`) holds its region's area and box. `spans`, if given,
+    /// holds per row the only columns where the mask may hold `value`
+    /// (a frame's silhouette is a few bodies: most rows are empty, and the
+    /// scan of the rest was a tenth of a frame's cost).
+    func label(_ mask: UnsafePointer<UInt8>, stride: Int, value: UInt8, x0: Int, x1: Int, y0: Int, y1: Int,
+               spans: UnsafePointer<ColumnSpan>? = nil) {
         count = 0
         guard x0 <= x1 && y0 <= y1 else { return }
         var aboveFirst = 0, aboveEnd = 0
         for y in y0...y1 {
             let line = mask + y * stride
             let first = count
-            var x = x0
-            while x <= x1 {
+            var x = x0, stop = x1
+            if let spans {
+                x = max(x0, Int(spans[y].first))
+                stop = min(x1, Int(spans[y].last))
+            }
+            while x <= stop {
                 // Most of a frame's mask is empty: eight empty bytes at a time.
-                if value != 0 && x &+ 8 <= x1 &+ 1
+                if value != 0 && x &+ 8 <= stop &+ 1
                     && UnsafeRawPointer(line + x).loadUnaligned(as: UInt64.self) == 0 {
                     x &+= 8
                     continue
                 }
                 if line[x] == value {
                     let s = x
-                    while x <= x1 && line[x] == value { x += 1 }
+                    while x <= stop && line[x] == value { x += 1 }
                     row[count] = Int32(y); start[count] = Int32(s); end[count] = Int32(x - 1)
                     parent[count] = Int32(count)
                     count += 1
