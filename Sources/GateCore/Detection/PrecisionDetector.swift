@@ -923,14 +923,24 @@ public final class PrecisionDetector {
                 let y = p / width, x = p - y * width
                 let radius = Double(distance.squared[p]).squareRoot() - 0.5
                 let reach = Int(radius)
-                for dy in -reach...reach {
-                    let yy = y + dy
-                    guard yy >= 0 && yy < height else { continue }
+                firstRow = min(firstRow, max(0, y - reach)); lastRow = max(lastRow, min(height - 1, y + reach))
+                // Rows dy above and below share the disc's half width: one square root for both.
+                for dy in 0...reach {
                     let h = (radius * radius - Double(dy * dy)).squareRoot()
                     let r1 = Double(x) + 0.5 + h, l1 = Double(x) + 0.5 - h
-                    if !(right[yy] >= r1) { right[yy] = r1 }
-                    if !(left[yy] <= l1) { left[yy] = l1 }
-                    firstRow = min(firstRow, yy); lastRow = max(lastRow, yy)
+                    // Selects, not branches (which way they go is data): a row
+                    // without a disc yet (NaN) takes this one's.
+                    let above = y - dy, below = y + dy
+                    if above >= 0 {
+                        let r0 = right[above], l0 = left[above]
+                        right[above] = r0 >= r1 ? r0 : r1
+                        left[above] = l0 <= l1 ? l0 : l1
+                    }
+                    if dy > 0 && below < height {
+                        let r0 = right[below], l0 = left[below]
+                        right[below] = r0 >= r1 ? r0 : r1
+                        left[below] = l0 <= l1 ? l0 : l1
+                    }
                 }
             }
             guard discs > 0 else { continue }
