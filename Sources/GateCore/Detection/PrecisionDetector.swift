@@ -164,6 +164,8 @@ public final class PrecisionDetector {
     let spinePixels: UnsafeMutablePointer<Int32>
     /// The steps of the walks along a core: per direction, dx and dy of each step.
     let axisSteps: UnsafeMutablePointer<Int32>
+    /// The same steps as offsets in the image (dy x width + dx).
+    let axisOffsets: UnsafeMutablePointer<Int>
     let axisStepsCapacity: Int
     let pieceParent: UnsafeMutablePointer<Int32>
     var pieceCount = 0
@@ -275,6 +277,7 @@ public final class PrecisionDetector {
         // a half depth is at most a quarter of the height.
         axisStepsCapacity = image.height + 1
         axisSteps = .allocate(capacity: 2 * axisStepsCapacity * (PrecisionDetector.spineDirections + 1))
+        axisOffsets = .allocate(capacity: axisStepsCapacity * (PrecisionDetector.spineDirections + 1))
         pieceParent = .allocate(capacity: PrecisionDetector.maxPieces)
         groups = .allocate(capacity: PrecisionDetector.maxGroups)
         groups.initialize(repeating: Body(), count: PrecisionDetector.maxGroups)
@@ -308,7 +311,8 @@ public final class PrecisionDetector {
         gain.deallocate(); previousGain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
         scratch.deallocate(); histogram.deallocate(); mask.deallocate(); silhouetteSpans.deallocate(); core.deallocate()
-        pieceRoot.deallocate(); spinePixels.deallocate(); axisSteps.deallocate(); pieceParent.deallocate(); groups.deallocate()
+        pieceRoot.deallocate(); spinePixels.deallocate(); axisSteps.deallocate(); axisOffsets.deallocate()
+        pieceParent.deallocate(); groups.deallocate()
         candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
         rowEdge.deallocate(); rowAligned.deallocate(); rowLuma.deallocate(); rowBackLuma.deallocate()
     }
@@ -993,10 +997,11 @@ public final class PrecisionDetector {
     /// the first `count` steps along (ax, ay), step s being the pixel
     /// nearest to s x (ax, ay) from the start; the way back is its negation.
     private func fillSteps(_ table: Int, ax: Double, ay: Double, count: Int) {
-        let steps = axisSteps + 2 * axisStepsCapacity * table
+        let steps = axisSteps + 2 * axisStepsCapacity * table, offsets = axisOffsets + axisStepsCapacity * table
         for s in 0..<count {
             steps[2 * s] = Int32(PortableMath.nearest(Double(s + 1) * ax))
             steps[2 * s + 1] = Int32(PortableMath.nearest(Double(s + 1) * ay))
+            offsets[s] = Int(steps[2 * s + 1]) * width + Int(steps[2 * s])
         }
     }
 
@@ -1004,6 +1009,19 @@ public final class PrecisionDetector {
     /// steps of table `steps`, forwards and backwards together.
     private func coreRunsOn(x: Int, y: Int, steps table: Int, need: Int, mark: UInt8, body: Body) -> Bool {
         let steps = axisSteps + 2 * axisStepsCapacity * table
+        guard need > 0 else { return true }
+        // Steps grow along the line: the last is the farthest in x and in y.
+        let reachX = Int(steps[2 * (need - 1)].magnitude), reachY = Int(steps[2 * (need - 1) + 1].magnitude)
+        if x - reachX >= body.minX && x + reachX <= body.maxX && y - reachY >= body.minY && y + reachY <= body.maxY {
+            // Every step both ways stays in the body's box: no bounds to check.
+            let offsets = axisOffsets + axisStepsCapacity * table, p = y * width + x
+            var found = 0
+            while found < need && core[p + offsets[found]] == mark { found += 1 }
+            guard found < need else { return true }
+            var s = 0
+            while found < need && core[p - offsets[s]] == mark { found += 1; s += 1 }
+            return found >= need
+        }
         var found = 0
         var sign = 1
         while true {
