@@ -111,6 +111,41 @@ import Testing
         try Self.timedOnce(scene, within: 0.5, "lean \(lean): ")
     }
 
+    /// The head joined to the shoulder's piece of a core broken in two, as
+    /// a second renderer's leaning runner at 60 fps was measured (work
+    /// rows): the silhouette's top at row 77 and, in a frame whose head
+    /// stood apart, the torso 24 rows below it. A frame later the piece
+    /// from the head down to row 110, above a larger piece from row 101
+    /// on, is the head and the shoulder: cut where the torso began (merged
+    /// whole, the head led the torso, 52 ms early); one that ends above row
+    /// 101 is the head alone: dropped. Four frames later, or above a smaller
+    /// piece, it is left whole; a piece of a torso's height is cut all the
+    /// same.
+    @Test func aHeadJoinedToTheShouldersPieceIsCutFromTheTorso() {
+        let detector = PrecisionDetector(width: 320, height: 240)
+        let seenApart: Int64 = 1_000_000_000
+        func pieces(_ rows: [(first: Int, last: Int, discs: Double)], framesLater: Int64) -> [ClosedRange<Int>] {
+            detector.headTopRow = 77
+            detector.headGapRows = 24
+            detector.headGapNanos = seenApart
+            detector.lastFrameNanos = seenApart + framesLater * 16_666_667
+            detector.candidateCount = 0
+            for piece in rows {
+                detector.candidates[detector.candidateCount] = PrecisionDetector.Torso(
+                    halfDepth: 10.3, discRadius: 8.2, centroidX: 100, centroidY: Double(piece.first + piece.last) / 2,
+                    firstRow: piece.first, lastRow: piece.last, discs: piece.discs)
+                detector.candidateCount += 1
+            }
+            detector.dropHead(from: 0, top: 77, halfDepth: 10.3)
+            return (0..<detector.candidateCount).map { detector.candidates[$0].firstRow...detector.candidates[$0].lastRow }
+        }
+        #expect(pieces([(77, 110, 142), (101, 148, 300)], framesLater: 1) == [101...110, 101...148])
+        #expect(pieces([(77, 100, 142), (90, 148, 300)], framesLater: 1) == [90...148])
+        #expect(pieces([(77, 110, 142), (101, 148, 300)], framesLater: 4) == [77...110, 101...148])
+        #expect(pieces([(77, 110, 142), (101, 148, 100)], framesLater: 1) == [77...110, 101...148])
+        #expect(pieces([(77, 148, 300)], framesLater: 12) == [101...148])
+    }
+
     /// A fast runner at 30 fps whose trailing leg is as deep as the torso
     /// and of its colour in some runs of frames: the torso found then runs
     /// on down to the foot, and its centroid drops and falls back by more
