@@ -962,17 +962,13 @@ public final class PrecisionDetector {
                     let r1 = Double(x) + 0.5 + h, l1 = Double(x) + 0.5 - h
                     // Selects, not branches (which way they go is data): a row
                     // without a disc yet (NaN) takes this one's.
-                    let above = y - dy, below = y + dy
-                    if above >= 0 {
-                        let r0 = right[above], l0 = left[above]
-                        right[above] = r0 >= r1 ? r0 : r1
-                        left[above] = l0 <= l1 ? l0 : l1
+                    @inline(__always) func widen(_ row: Int) {
+                        let r0 = right[row], l0 = left[row]
+                        right[row] = r0 >= r1 ? r0 : r1
+                        left[row] = l0 <= l1 ? l0 : l1
                     }
-                    if dy > 0 && below < height {
-                        let r0 = right[below], l0 = left[below]
-                        right[below] = r0 >= r1 ? r0 : r1
-                        left[below] = l0 <= l1 ? l0 : l1
-                    }
+                    if y - dy >= 0 { widen(y - dy) }
+                    if dy > 0 && y + dy < height { widen(y + dy) }
                 }
             }
             guard discs > 0 else { continue }
