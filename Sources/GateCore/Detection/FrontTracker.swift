@@ -89,7 +89,6 @@ final class FrontTracker {
     /// other side's edge; it is still the body that just crossed).
     func forgetFronts() {
         pendingLeft = 0
-        extensions = 0
         jumpIndex = -1
         earliestRoot = nil
         velocity = 0
@@ -194,8 +193,6 @@ final class FrontTracker {
     /// speed before the jump.
     private var jumpIndex = -1
     private var jumpVelocity = 0.0
-    /// How many times this pending crossing's postroll has run again.
-    private var extensions = 0
     /// After a jump, the instant of the last sample dropped (seconds from
     /// `baseNanos`); nil otherwise.
     private var earliestRoot: Double?
@@ -321,23 +318,30 @@ final class FrontTracker {
         // out every sample there (what reached it first was a limb ahead of
         // the torso, or the samples before the line drift from the torso's
         // path as an arm hides its shoulder): the fit would only carry the
-        // path before the line on. So the postroll runs again, up to
-        // `postrollExtensions` times, and the samples it adds are asked too.
-        // Measured on a second renderer's fresh set (106 crossings, both
-        // modes): within 5 ms 99 -> 102, p95 at 240 fps 10.7 -> 6.4 ms in
-        // precision mode; a runner at 240 fps 6.5 ms early -> 0.7 late. (On
-        // the hard profile two runners 1 to 4 ms worse: more samples past
-        // the line, an arm among them.)
-        if !final && extensions < FrontTracker.postrollExtensions {
+        // path before the line on. So the postroll runs again, for up to
+        // `pastLineWaitSeconds` after the first sample at the line, and the
+        // samples it adds are asked too. Measured on a second renderer's
+        // fresh set (106 crossings, both modes): within 5 ms 99 -> 102, p95
+        // at 240 fps 10.7 -> 6.4 ms in precision mode; a runner at 240 fps
+        // 6.5 ms early -> 0.7 late. (On the hard profile two runners 1 to
+        // 4 ms worse: more samples past the line, an arm among them.)
+        //
+        // The wait is a time, not a number of postrolls: a hand leads the
+        // torso by the same distance at any frame rate. Twice the postroll
+        // (37 ms at 240 fps) timed a standing start from a hand 55 ms ahead
+        // of the torso: the torso reached the line one frame after the wait,
+        // and the outlier test kept the fronts of 50 ms before it (1.4 px
+        // off the later ones) and left out the last four: 9.8 ms late; 4.3
+        // with the wait (what is left is the fronts' own lag at the line).
+        let newest = count > 0 ? times[slot(count - 1)] : pendingSeconds
+        if !final && newest - pendingSeconds < FrontTracker.pastLineWaitSeconds {
             var past = 0
             for i in 0..<count where included[i] && (fronts[i] - gateX) * sign >= 0 { past += 1 }
             if past == 0 {
-                extensions += 1
                 pendingLeft = max(1, postroll)
                 return nil
             }
         }
-        extensions = 0
         defer { earliestRoot = nil }
         guard count >= 2, let line = fitLine(), line.slope * sign > 0 else { return nil }
         var crossingSeconds = (gateX - line.intercept) / line.slope
@@ -453,9 +457,10 @@ final class FrontTracker {
     /// The fewest samples the outlier test leaves outliers out of.
     static let fewestForOutliers = 5
 
-    /// How many times a pending crossing's postroll runs again while no
-    /// sample past the line is kept (`finishPending`).
-    static let postrollExtensions = 2
+    /// How long after its first sample at the line a pending crossing
+    /// waits for a kept sample past it (`finishPending`): a limb leads the
+    /// torso by up to about 0.3 m, 100 ms at a standing start's 3 m/s.
+    static let pastLineWaitSeconds = 0.1
 
     /// Samples the outlier test draws its quadratics through, at most.
     static let outlierPicks = 16

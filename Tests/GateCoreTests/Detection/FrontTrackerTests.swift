@@ -105,6 +105,20 @@ import Testing
         #expect(try #require(errors.first).magnitude < 1000 / 240 / 4, "errors \(errors) ms")
     }
 
+    /// A hand 20 px ahead of the torso (55 ms at 360 px/s) reaches the
+    /// line first, at frame 29, and again at 32; the torso reaches it at
+    /// frame 40.4. Before frame 25 the fronts lie 1.5 px ahead (an arm
+    /// along the front), the most of the window. Waiting twice the postroll
+    /// (to frame 38) the torso was not past the line yet, and the fit
+    /// followed the older fronts: 2.0 ms late.
+    @Test func aCrossingWaitsForTheTorsoPastTheLineAfterAHandFarAhead() throws {
+        let errors = Self.windowErrorsMs(fps: 240, frames: 80, crossingFrame: 40) { i, f in
+            i == 29 || i == 32 ? f + 20 : (i < 25 ? f + 1.5 : f)
+        }
+        #expect(errors.count == 1)
+        #expect(try #require(errors.first).magnitude < 1000 / 240 / 4, "errors \(errors) ms")
+    }
+
     @Test func aQuadraticPathIsTimedExactly() throws {
         // Four samples before the line and three after are not symmetric
         // about the crossing: the quadratic's every coefficient matters.
