@@ -185,6 +185,25 @@ import Testing
         #expect(!directions.contains(.leftToRight))
     }
 
+    /// A leaning runner at 240 fps (1.7 px a frame, left to right) whose
+    /// near arm lies along the torso's front at the line: for six frames
+    /// the torso is measured with it, its centroid 18 px ahead of its path,
+    /// then without it, 15 px back, on the same rows. Taken for a turn, the
+    /// fronts were forgotten at the line and the runner missed.
+    @Test func aTorsoWhoseCentroidJumpsWithAnArmDoesNotTurn() {
+        let track = PrecisionTrack(tracker: FrontTracker(settings: DetectorSettings(), workWidth: 320, gateX: 160,
+                                                         postroll: 3))
+        track.start(centroidX: 100, centroidY: 120, rows: 84...158)
+        var directions: [CrossingDirection?] = []
+        for frame in 1...50 {
+            let arm = frame >= 20 && frame < 26 ? 18.0 : (frame >= 26 ? 3.0 : 0)
+            track.move(toX: 100 + 1.7 * Double(frame) + arm, y: 120, halfDepth: 11, rows: 84...158)
+            directions.append(track.direction(halfDepth: 11))
+        }
+        #expect(directions.contains(.leftToRight))
+        #expect(!directions.contains(.rightToLeft))
+    }
+
     @Test func aForearmHeldAheadDoesNotMoveTheTime() throws {
         var scene = PrecisionScene()
         scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: 0.2, armReach: 24)]
