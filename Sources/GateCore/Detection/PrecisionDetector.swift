@@ -132,6 +132,10 @@ public final class PrecisionDetector {
     var lastStoredNanos: Int64 = 0
     let scratch: UnsafeMutablePointer<Int32>
     let scratchCapacity: Int
+    /// Per column of the body being split: its rows in the body's upper part (`splitPeople`).
+    let columnRows: UnsafeMutablePointer<Int32>
+    /// The boxes of the people `splitPeople` told apart.
+    let people: UnsafeMutablePointer<Body>
     let histogram: UnsafeMutablePointer<UInt32>
     var frameIntervalNanos: Int64 = 0
     var lastFrameNanos = Int64.min
@@ -158,6 +162,8 @@ public final class PrecisionDetector {
     let holes: PrecisionHoles
     static let maxPieces = 64
     static let maxGroups = 4
+    /// People told apart in one body (`splitPeople`), at most.
+    static let maxPeople = 4
     static let maxCandidates = 6
     let pieceRoot: UnsafeMutablePointer<Int32>
     /// The spine pixels of a core, one slot per pixel.
@@ -261,6 +267,9 @@ public final class PrecisionDetector {
         calibrationGain = .allocate(capacity: image.height * settings.calibrationFrames)
         scratchCapacity = max(image.width, image.height, settings.calibrationFrames) + 1
         scratch = .allocate(capacity: scratchCapacity)
+        columnRows = .allocate(capacity: image.width)
+        people = .allocate(capacity: PrecisionDetector.maxPeople)
+        people.initialize(repeating: Body(), count: PrecisionDetector.maxPeople)
         histogram = .allocate(capacity: 256)
         histogram.initialize(repeating: 0, count: 256)
         mask = .allocate(capacity: pixelCount)
@@ -313,7 +322,7 @@ public final class PrecisionDetector {
         current.deallocate(); previous.deallocate(); background.deallocate(); background16.deallocate(); threshold.deallocate()
         gain.deallocate(); previousGain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
-        scratch.deallocate(); histogram.deallocate(); mask.deallocate(); silhouetteSpans.deallocate(); core.deallocate()
+        scratch.deallocate(); columnRows.deallocate(); people.deallocate(); histogram.deallocate(); mask.deallocate(); silhouetteSpans.deallocate(); core.deallocate()
         pieceRoot.deallocate(); spinePixels.deallocate(); axisSteps.deallocate(); axisOffsets.deallocate()
         pieceParent.deallocate(); groups.deallocate()
         candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
@@ -703,36 +712,106 @@ public final class PrecisionDetector {
             let body = groups[g]
             let value = UInt8(2 + g)
             distance.compute(mask, value: value, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
-            // The torso half depth: the depth that the deepest 30% of the
-            // upper 60% of the body's rows reach (head, torso, hips: legs side
-            // by side are as deep, and below).
-            var rows = 0
-            let upper = body.minY + Int(0.6 * Double(body.maxY - body.minY))
             let boxWidth = body.maxX - body.minX + 1
-            for y in body.minY...upper {
-                var deepest: Int32 = 0
-                let d = distance.squared + y * width + body.minX   // 0 where the box is not this body
-                // Counted from 0 with no overflow check: in vector lanes.
-                for i in 0..<boxWidth { deepest = max(deepest, d[i]) }
-                if deepest > 0 { scratch[rows] = deepest; rows += 1 }
+            for i in 0..<boxWidth { columnRows[i] = 0 }
+            guard let halfDepth = torsoHalfDepth(body, countColumns: true) else { continue }
+            let count = splitPeople(body)
+            if count < 2 {
+                findTorsos(in: g, box: body, halfDepth: halfDepth)
+                continue
             }
-            guard rows >= 4 else { continue }
-            let k = Int(0.7 * Double(rows - 1))
-            let halfDepth = Double(PrecisionDetector.select(scratch, count: rows, rank: k)).squareRoot()
-            let bodyHeight = Double(body.maxY - body.minY + 1)
-            // A person: the torso is deep enough to be seen and between a
-            // thirtieth and a quarter of the silhouette's height (not a line of
-            // pixels from a shifted edge, not a blob); and a person is about
-            // 12 torso half depths tall, however much of the silhouette is
-            // seen: a far figure is too small.
-            guard halfDepth >= max(2.0, 0.012 * Double(height)), halfDepth * 30 >= bodyHeight,
-                  halfDepth * 4 <= bodyHeight,
-                  max(bodyHeight, 12 * halfDepth) >= settings.minBlobHeightFraction * Double(height) else { continue }
-            let first = candidateCount
-            findTorsos(in: g, halfDepth: halfDepth)
-            dropHead(from: first, top: body.minY, halfDepth: halfDepth)
-            mergePieces(from: first, halfDepth: halfDepth)
+            for k in 0..<count {
+                guard let own = torsoHalfDepth(people[k], countColumns: false) else { continue }
+                findTorsos(in: g, box: people[k], halfDepth: own)
+            }
         }
+    }
+
+    /// The torso half depth of the body in `box` (its pixels have a
+    /// distance above 0 there): the depth that the deepest 30% of the upper
+    /// 60% of its rows reach (head, torso, hips: legs side by side are as
+    /// deep, and below). With `countColumns`, each column's rows in that
+    /// upper part are added to `columnRows` (from the box's first column).
+    private func torsoHalfDepth(_ box: Body, countColumns: Bool) -> Double? {
+        var rows = 0
+        let upper = box.minY + Int(0.6 * Double(box.maxY - box.minY))
+        let boxWidth = box.maxX - box.minX + 1
+        for y in box.minY...upper {
+            var deepest: Int32 = 0
+            let d = distance.squared + y * width + box.minX   // 0 where the box is not this body
+            // Counted from 0 with no overflow check: in vector lanes.
+            for i in 0..<boxWidth { deepest = max(deepest, d[i]) }
+            if countColumns {
+                for i in 0..<boxWidth { columnRows[i] &+= d[i] > 0 ? 1 : 0 }
+            }
+            if deepest > 0 { scratch[rows] = deepest; rows += 1 }
+        }
+        guard rows >= 4 else { return nil }
+        let k = Int(0.7 * Double(rows - 1))
+        return Double(PrecisionDetector.select(scratch, count: rows, rank: k)).squareRoot()
+    }
+
+    /// Two runners close behind each other, a leg of one across the other's,
+    /// are one body. Its half depth is the larger runner's, and the other's
+    /// torso, slimmer in the view (farther, or leaning more), may hold no
+    /// core at all: it was missed for 14 frames at the line (a second
+    /// renderer's pair, 120 fps, 8 and 12 px half depths). So the body's
+    /// upper part (`columnRows`) is split where no pixel is: each run of
+    /// columns that holds a torso's height somewhere (three tenths of the
+    /// upper rows; an arm or a hand on its own does not) is a person, and
+    /// the columns between two people are shared at the middle of the gap.
+    /// Fills `people` with each person's box (rows: where its columns have
+    /// pixels) and returns how many; below 2, the body is one person.
+    private func splitPeople(_ body: Body) -> Int {
+        let boxWidth = body.maxX - body.minX + 1
+        let upperRows = Int(0.6 * Double(body.maxY - body.minY)) + 1
+        let tall = Int32(max(4, (3 * upperRows) / 10))
+        var count = 0
+        var i = 0
+        // `people` first holds each person's columns (box-relative).
+        while i < boxWidth {
+            guard columnRows[i] > 0 else { i += 1; continue }
+            let start = i
+            var highest: Int32 = 0
+            while i < boxWidth && columnRows[i] > 0 { highest = max(highest, columnRows[i]); i += 1 }
+            guard highest >= tall else { continue }
+            guard count < PrecisionDetector.maxPeople else { return 1 }
+            people[count] = Body(minX: start, maxX: i - 1, minY: 0, maxY: 0, area: 0)
+            count += 1
+        }
+        guard count >= 2 else { return count }
+        var firstColumn = body.minX
+        for k in 0..<count {
+            let lastColumn = k == count - 1 ? body.maxX : body.minX + (people[k].maxX + people[k + 1].minX) / 2
+            var top = Int.max, bottom = Int.min
+            for y in body.minY...body.maxY {
+                let d = distance.squared + y * width
+                var any = false
+                for x in firstColumn...lastColumn where d[x] > 0 { any = true; break }
+                if any { top = min(top, y); bottom = y }
+            }
+            people[k] = Body(minX: firstColumn, maxX: lastColumn, minY: top == Int.max ? body.minY : top,
+                             maxY: bottom == Int.min ? body.minY : bottom, area: 0)
+            firstColumn = lastColumn + 1
+        }
+        return count
+    }
+
+    /// The torsos of body `g` in `box` (the whole body's, or one person's).
+    private func findTorsos(in g: Int, box: Body, halfDepth: Double) {
+        let bodyHeight = Double(box.maxY - box.minY + 1)
+        // A person: the torso is deep enough to be seen and between a
+        // thirtieth and a quarter of the silhouette's height (not a line of
+        // pixels from a shifted edge, not a blob); and a person is about
+        // 12 torso half depths tall, however much of the silhouette is
+        // seen: a far figure is too small.
+        guard halfDepth >= max(2.0, 0.012 * Double(height)), halfDepth * 30 >= bodyHeight,
+              halfDepth * 4 <= bodyHeight,
+              max(bodyHeight, 12 * halfDepth) >= settings.minBlobHeightFraction * Double(height) else { return }
+        let first = candidateCount
+        findCores(in: g, box: box, halfDepth: halfDepth)
+        dropHead(from: first, top: box.minY, halfDepth: halfDepth)
+        mergePieces(from: first, halfDepth: halfDepth)
     }
 
     /// A leaning torso's core often breaks in two (the shoulder end and the
@@ -860,8 +939,7 @@ public final class PrecisionDetector {
         candidateCount -= 1
     }
 
-    private func findTorsos(in g: Int, halfDepth: Double) {
-        let body = groups[g]
+    private func findCores(in g: Int, box body: Body, halfDepth: Double) {
         // The core is where the body holds a disc of 0.65 R (connected
         // enough to follow along the torso); only its pixels holding a disc of
         // `torsoCoreFraction` x R (more than a head's) make the torso.

@@ -30,6 +30,8 @@ struct PrecisionScene {
         /// the torso front reaches the gate at `crossing`; `speed` is unused.
         var acceleration = 0.0
         var start = 0.0
+        /// This runner's torso half depth, metres (nil: the scene's `torsoDepth`).
+        var torsoDepth: Double? = nil
     }
     var runners = [Runner()]
     var gateX = 160.0
@@ -110,7 +112,7 @@ struct PrecisionScene {
 
     /// The parts of a runner at time t, back to front, with their luma (image rows grow downwards).
     func parts(_ runner: Runner, at t: Double, frame: Int = 0) -> [(Capsule, Double)] {
-        let s = PrecisionScene.scale, g = PrecisionScene.ground, r = torsoRadius
+        let s = PrecisionScene.scale, g = PrecisionScene.ground, r = runner.torsoDepth.map { $0 * s } ?? torsoRadius
         let neckRadius = frame % 2 == 1 && oddFramesNeckRadius > 0 ? oddFramesNeckRadius : neckRadius
         let sin = PortableMath.sin(runner.lean), cos = PortableMath.cos(runner.lean)
         let reach = 0.5 * s * sin + r
