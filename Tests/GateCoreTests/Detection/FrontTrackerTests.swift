@@ -208,6 +208,54 @@ import Testing
         recordedCrossings(samples, gateX: gateX, direction: direction, truthNanos: truthNanos).map(\.errorMs)
     }
 
+    /// The fronts `PrecisionDetector` measured of a runner in a striped
+    /// shirt (second renderer, hard profile, 120 fps, 640x480, right to
+    /// left from a standing start, gate at 206.70 px): no front for the 19
+    /// frames from the line (200-218), and the last two before the gap a
+    /// pixel apart the wrong way.
+    static let gapAtTheLine: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)] = [
+        (135, 1129296459, 299.05, 4.00),
+        (144, 1204626322, 293.19, 4.00),
+        (145, 1212959655, 292.25, 4.00),
+        (152, 1271787781, 289.75, 4.00),
+        (156, 1305055143, 283.98, 4.00),
+        (157, 1312827710, 278.67, 4.00),
+        (158, 1321194029, 277.75, 3.81),
+        (159, 1329494377, 276.83, 3.50),
+        (160, 1338289517, 272.29, 3.50),
+        (161, 1346688823, 272.03, 3.35),
+        (162, 1354989170, 269.46, 3.50),
+        (163, 1362860696, 271.47, 3.61),
+        (164, 1371095070, 270.34, 3.81),
+        (165, 1379395418, 269.11, 3.61),
+        (168, 1404791253, 265.29, 3.50),
+        (169, 1413256531, 264.99, 3.50),
+        (170, 1421358960, 261.99, 3.54),
+        (171, 1429824239, 261.58, 3.50),
+        (189, 1579692294, 229.27, 3.54),
+        (190, 1588025627, 227.35, 3.54),
+        (191, 1596457919, 226.01, 3.54),
+        (195, 1629527363, 217.05, 3.54),
+        (196, 1638322503, 212.47, 3.04),
+        (197, 1646655836, 209.37, 3.50),
+        (198, 1654527363, 210.77, 3.64),
+        (199, 1662893682, 206.81, 3.61),
+        (219, 1830055143, 164.86, 3.64),
+        (220, 1837860696, 158.43, 3.64),
+        (221, 1846622850, 152.62, 3.50),
+        (222, 1854989170, 150.03, 3.50),
+    ]
+
+    /// The quadratic through those fronts meets the line going backwards;
+    /// the crossing was dropped (a miss). The line through them times it.
+    @Test func aQuadraticThatMeetsTheLineGoingBackIsNotTheRunnersPath() throws {
+        let crossings = Self.recordedCrossings(Self.gapAtTheLine, gateX: 206.70, direction: .rightToLeft,
+                                               truthNanos: 1_671_041_974)
+        try #require(crossings.count == 1, "\(crossings.count) crossings")
+        #expect(abs(crossings[0].errorMs) < 10, "error \(crossings[0].errorMs) ms")
+        #expect(abs(crossings[0].errorMs) <= crossings[0].uncertaintyMs, "\(crossings[0])")
+    }
+
     @Test func aFrontAfterAGapLongerThanThePathIsNoJump() throws {
         // The path of the last four fronts before the gap, carried twelve
         // frames over it, falls 15 px behind the first front after it; the
