@@ -107,6 +107,7 @@ final class FrontTracker {
         if count == 0 { baseNanos = nanos }
         let seconds = Double(nanos - baseNanos) / 1e9
         noteJump(front: front, seconds: seconds, direction: direction, limit: jumpLimit)
+        curvatureLimit = FrontTracker.curvatureLimits * jumpLimit
         let last = (next + settings.fitSamples - 1) % settings.fitSamples
         let previous = count > 0 ? fronts[last] : front
         if count > 0 && seconds > times[last] { velocity = (front - previous) / (seconds - times[last]) }
@@ -193,6 +194,9 @@ final class FrontTracker {
     /// speed before the jump.
     private var jumpIndex = -1
     private var jumpVelocity = 0.0
+    /// The largest curvature (c of a + b t + c t^2, work pixels per s^2) a
+    /// front's path may have, from the last jump limit (`curvatureLimits`).
+    private var curvatureLimit = Double.infinity
     /// After a jump, the instant of the last sample dropped (seconds from
     /// `baseNanos`); nil otherwise.
     private var earliestRoot: Double?
@@ -385,6 +389,13 @@ final class FrontTracker {
     /// deviations (at least a third of a pixel) from the best one is out.
     /// Works with up to almost half the samples bad.
     ///
+    /// Only quadratics a runner can follow take part: no more curvature
+    /// than `curvatureLimit`, plus what fronts half a pixel off would give
+    /// the three samples (`curvatureNoisePixels` over their span squared).
+    /// Without that bound, a quadratic through a few fronts held back by a
+    /// sleeve and a few good ones, bending at 90 m/s^2, could have the
+    /// least median.
+    ///
     /// With five samples, over the lines through every two instead: the
     /// median of five residuals is always one of the three a quadratic fits
     /// exactly, zero, so every quadratic looked as good as the first and
@@ -423,6 +434,8 @@ final class FrontTracker {
                         let dij = (fronts[j] - fronts[i]) / (tj - ti)
                         let djk = (fronts[k] - fronts[j]) / (tk - tj)
                         let c = (djk - dij) / (tk - ti)
+                        guard c.magnitude <= curvatureLimit + FrontTracker.curvatureNoisePixels / ((tk - ti) * (tk - ti))
+                        else { continue }
                         let curve = Quadratic(origin: ti, a: fronts[i], b: dij - c * (tj - ti), c: c)
                         let median = medianResidual(curve)
                         if median < bestMedian { bestMedian = median; best = curve }
@@ -468,6 +481,24 @@ final class FrontTracker {
     /// waits for a kept sample past it (`finishPending`): a limb leads the
     /// torso by up to about 0.3 m, 100 ms at a standing start's 3 m/s.
     static let pastLineWaitSeconds = 0.1
+
+    /// The outlier test's bound on a path's curvature, in jump limits per
+    /// second squared. A jump limit is half a torso half depth, 4.5-7.5 cm,
+    /// so this is 13-22 m/s^2 of acceleration: about twice a sprinter's
+    /// first steps. Measured on the second renderer's six sets (648
+    /// crossings, both modes): on the four plain sets three runners moved,
+    /// 12.4 -> 15.3 ms, -8.3 -> -8.7 ms and one 3.9 -> 4.2 ms in one mode,
+    /// 3.7 -> 2.7 in the other; on the two hard sets within 5 ms 166 ->
+    /// 169: a runner at 240 fps -35.5 -> -4.4 ms, one at 120 fps -7.7 ->
+    /// -1.5 ms, one at 30 fps -16.7 -> -11.3 ms, two 1-1.3 ms worse.
+    static let curvatureLimits = 150.0
+
+    /// Three fronts each half a pixel off their path bend a quadratic
+    /// through them by up to this over their span squared (8 x 0.5 px):
+    /// close in time, noise alone bends it far more than a runner can.
+    /// (Without it, a runner at 30 fps with sparse fronts went from 16.7
+    /// to 47 ms early.)
+    static let curvatureNoisePixels = 4.0
 
     /// Samples the outlier test draws its quadratics through, at most.
     static let outlierPicks = 16
