@@ -712,8 +712,6 @@ public final class PrecisionDetector {
             let body = groups[g]
             let value = UInt8(2 + g)
             distance.compute(mask, value: value, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
-            let boxWidth = body.maxX - body.minX + 1
-            for i in 0..<boxWidth { columnRows[i] = 0 }
             guard let halfDepth = torsoHalfDepth(body, countColumns: true) else { continue }
             let count = splitPeople(body)
             if count < 2 {
@@ -731,11 +729,12 @@ public final class PrecisionDetector {
     /// distance above 0 there): the depth that the deepest 30% of the upper
     /// 60% of its rows reach (head, torso, hips: legs side by side are as
     /// deep, and below). With `countColumns`, each column's rows in that
-    /// upper part are added to `columnRows` (from the box's first column).
+    /// upper part go to `columnRows` (from the box's first column).
     private func torsoHalfDepth(_ box: Body, countColumns: Bool) -> Double? {
         var rows = 0
         let upper = box.minY + Int(0.6 * Double(box.maxY - box.minY))
         let boxWidth = box.maxX - box.minX + 1
+        if countColumns { for i in 0..<boxWidth { columnRows[i] = 0 } }
         for y in box.minY...upper {
             var deepest: Int32 = 0
             let d = distance.squared + y * width + box.minX   // 0 where the box is not this body
@@ -939,6 +938,8 @@ public final class PrecisionDetector {
         candidateCount -= 1
     }
 
+    /// The torso candidates of body `g` in `box`: its cores at `halfDepth`,
+    /// their spines, and each one's opened fronts per row.
     private func findCores(in g: Int, box body: Body, halfDepth: Double) {
         // The core is where the body holds a disc of 0.65 R (connected
         // enough to follow along the torso); only its pixels holding a disc of

@@ -171,15 +171,9 @@ import Testing
     /// half depth a turn needs. Taken for turns, each one forgot the
     /// track's fronts, and a standing start at 240 fps was missed.
     @Test func aTorsoWhoseLegsJoinItDoesNotTurn() {
-        let track = PrecisionTrack(tracker: FrontTracker(settings: DetectorSettings(), workWidth: 320, gateX: 160,
-                                                         postroll: 3))
-        track.start(centroidX: 200, centroidY: 130, rows: 100...160)
-        var directions: [CrossingDirection?] = []
-        for frame in 1...60 {
+        let directions = Self.trackDirections(from: (200, 130, 100...160), frames: 60, halfDepth: 8) { frame in
             let legs = (frame / 6) % 2 == 1
-            track.move(toX: 200 - Double(frame) + (legs ? 10 : 0), y: legs ? 165 : 130, halfDepth: 8,
-                       rows: legs ? 100...230 : 100...160)
-            directions.append(track.direction(halfDepth: 8))
+            return (200 - Double(frame) + (legs ? 10 : 0), legs ? 165 : 130, legs ? 100...230 : 100...160)
         }
         #expect(directions.contains(.rightToLeft))
         #expect(!directions.contains(.leftToRight))
@@ -191,17 +185,30 @@ import Testing
     /// then without it, 15 px back, on the same rows. Taken for a turn, the
     /// fronts were forgotten at the line and the runner missed.
     @Test func aTorsoWhoseCentroidJumpsWithAnArmDoesNotTurn() {
-        let track = PrecisionTrack(tracker: FrontTracker(settings: DetectorSettings(), workWidth: 320, gateX: 160,
-                                                         postroll: 3))
-        track.start(centroidX: 100, centroidY: 120, rows: 84...158)
-        var directions: [CrossingDirection?] = []
-        for frame in 1...50 {
+        let directions = Self.trackDirections(from: (100, 120, 84...158), frames: 50, halfDepth: 11) { frame in
             let arm = frame >= 20 && frame < 26 ? 18.0 : (frame >= 26 ? 3.0 : 0)
-            track.move(toX: 100 + 1.7 * Double(frame) + arm, y: 120, halfDepth: 11, rows: 84...158)
-            directions.append(track.direction(halfDepth: 11))
+            return (100 + 1.7 * Double(frame) + arm, 120, 84...158)
         }
         #expect(directions.contains(.leftToRight))
         #expect(!directions.contains(.rightToLeft))
+    }
+
+    /// A track started at `start` (centroid x, y, rows) and moved, frame 1
+    /// through `frames`, to where `torso` puts the torso: the direction it
+    /// gives after each move.
+    static func trackDirections(from start: (x: Double, y: Double, rows: ClosedRange<Int>), frames: Int,
+                                halfDepth: Double,
+                                torso: (Int) -> (x: Double, y: Double, rows: ClosedRange<Int>)) -> [CrossingDirection?] {
+        let track = PrecisionTrack(tracker: FrontTracker(settings: DetectorSettings(), workWidth: 320, gateX: 160,
+                                                         postroll: 3))
+        track.start(centroidX: start.x, centroidY: start.y, rows: start.rows)
+        var directions: [CrossingDirection?] = []
+        for frame in 1...frames {
+            let t = torso(frame)
+            track.move(toX: t.x, y: t.y, halfDepth: halfDepth, rows: t.rows)
+            directions.append(track.direction(halfDepth: halfDepth))
+        }
+        return directions
     }
 
     @Test func aForearmHeldAheadDoesNotMoveTheTime() throws {
