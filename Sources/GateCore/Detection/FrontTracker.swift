@@ -536,23 +536,17 @@ final class FrontTracker {
     /// close to where the line does.
     private func fitQuadratic(near: Double) -> CurveCrossing? {
         let n = count
-        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, f0 = 0.0, f1 = 0.0, f2 = 0.0
+        var sums = QuadraticSums()
         var first = Double.infinity, last = -Double.infinity
         var used = 0
         for i in 0..<n where included[i] {
-            let t = times[i] - near, f = fronts[i] - gateX
+            let t = times[i] - near
             used += 1
             first = min(first, t); last = max(last, t)
-            let t2 = t * t
-            s0 += 1; s1 += t; s2 += t2; s3 += t2 * t; s4 += t2 * t2
-            f0 += f; f1 += f * t; f2 += f * t2
+            sums.add(t, fronts[i] - gateX)
         }
-        // Cramer's rule on the 3x3 normal equations.
-        let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
-        guard det.magnitude > 1e-30 else { return nil }
-        let a = (f0 * (s2 * s4 - s3 * s3) - s1 * (f1 * s4 - s3 * f2) + s2 * (f1 * s3 - s2 * f2)) / det
-        let b = (s0 * (f1 * s4 - f2 * s3) - f0 * (s1 * s4 - s3 * s2) + s2 * (s1 * f2 - f1 * s2)) / det
-        let c = (s0 * (s2 * f2 - s3 * f1) - s1 * (s1 * f2 - s2 * f1) + f0 * (s1 * s3 - s2 * s2)) / det
+        guard let fit = sums.quadratic() else { return nil }
+        let (a, b, c) = fit
         // a + b t + c t^2 = 0: the root nearest t = 0 (where the line crosses).
         var root: Double
         if c == 0 {
