@@ -76,6 +76,11 @@ struct PrecisionScene {
     /// past the hips, its outer edge a pixel behind the torso's back: the
     /// back edge is skin over the torso's whole length (false: none).
     var bareArmAlongTheBack = false
+    /// An upper arm (0.3 m, in the skin's luma) hanging from the shoulder,
+    /// 0.05 m below the torso's top on its axis, swung forward by this angle
+    /// from straight down (radians; nil: none): drawn over the torso, it
+    /// covers the torso's front near its top.
+    var shoulderArmAngle: Double? = nil
 
     struct Capsule {
         var ax: Double, ay: Double, bx: Double, by: Double, r: Double
@@ -150,6 +155,12 @@ struct PrecisionScene {
             let ox = -(r - 3) * cos, oy = -(r - 3) * sin
             parts.append((Capsule(ax: topX + ox, ay: topY + oy, bx: hipX + ox - 0.1 * s * sin, by: hipY + oy + 0.2 * s,
                                   r: 0.05 * s), skinLuma))
+        }
+        if let angle = shoulderArmAngle {
+            let below = r - 0.05 * s
+            let shoulderX = topX + below * sin, shoulderY = topY - below * cos
+            let elbowX = shoulderX + 0.3 * s * PortableMath.sin(angle), elbowY = shoulderY + 0.3 * s * PortableMath.cos(angle)
+            parts.append((Capsule(ax: shoulderX, ay: shoulderY, bx: elbowX, by: elbowY, r: 0.045 * s), skinLuma))
         }
         if runner.armReach > 0 {
             // A forearm held level at chest height, from inside the torso to ahead of it.
