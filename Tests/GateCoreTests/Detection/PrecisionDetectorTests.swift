@@ -231,6 +231,20 @@ import Testing
         try Self.timedOnce(scene, within: 1)
     }
 
+    /// A box-shaped torso leaning 0.2-0.24 rad: its front is a straight
+    /// ramp of rows up to its top corner, each row ahead of the one below
+    /// by more than the flat-row rule allows. The front is the ramp's top,
+    /// not a row far down it (without: 2.6 and 2.8 ms late). The corner is
+    /// sharp, and the opened torso rounds it off: still 1.3 ms late.
+    @Test(arguments: zip([0.11, 0.15], [0.24, 0.2]))
+    func aLeaningStraightFrontIsTimedAtItsTop(depth: Double, lean: Double) throws {
+        var scene = PrecisionScene()
+        scene.boxTorso = true
+        scene.torsoDepth = depth
+        scene.runners = [PrecisionScene.Runner(crossing: 0.9, speed: 400, lean: lean)]
+        try Self.timedOnce(scene, within: 2, "depth \(depth), lean \(lean): ")
+    }
+
     /// A hand raised ahead of the head, in the head's luma, with the scene
     /// between them: the gap is no camouflage; filled, hand and head were
     /// one mass as deep as a torso, and its front the hand's.

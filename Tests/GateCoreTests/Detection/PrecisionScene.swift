@@ -81,9 +81,14 @@ struct PrecisionScene {
     /// from straight down (radians; nil: none): drawn over the torso, it
     /// covers the torso's front near its top.
     var shoulderArmAngle: Double? = nil
+    /// The torso a box instead of a capsule: its front straight up to the
+    /// top corner, the corner its most forward point when it leans.
+    var boxTorso = false
 
     struct Capsule {
         var ax: Double, ay: Double, bx: Double, by: Double, r: Double
+        /// Cut square at both ends: a box (a torso's straight front and sharp corners).
+        var squareEnds = false
         /// The x interval inside the capsule on the horizontal line at y.
         func span(atY y: Double) -> (Double, Double)? {
             var low = Double.infinity, high = -Double.infinity
@@ -91,7 +96,7 @@ struct PrecisionScene {
                 let d = r * r - (y - cy) * (y - cy)
                 if d >= 0 { let h = d.squareRoot(); low = min(low, cx - h); high = max(high, cx + h) }
             }
-            disc(ax, ay); disc(bx, by)
+            if !squareEnds { disc(ax, ay); disc(bx, by) }
             let dx = bx - ax, dy = by - ay
             let length = (dx * dx + dy * dy).squareRoot()
             if length > 1e-9 {
@@ -120,7 +125,7 @@ struct PrecisionScene {
         let s = PrecisionScene.scale, g = PrecisionScene.ground, r = runner.torsoDepth.map { $0 * s } ?? torsoRadius
         let neckRadius = frame % 2 == 1 && oddFramesNeckRadius > 0 ? oddFramesNeckRadius : neckRadius
         let sin = PortableMath.sin(runner.lean), cos = PortableMath.cos(runner.lean)
-        let reach = 0.5 * s * sin + r
+        let reach = 0.5 * s * sin + (boxTorso ? r * cos : r)
         let hipX = front(runner, at: t) - reach, hipY = g - 0.95 * s
         let topX = hipX + 0.5 * s * sin, topY = hipY - 0.5 * s * cos
         // On a neck the head's centre is a neck and a head's radius past the torso's end.
@@ -128,7 +133,7 @@ struct PrecisionScene {
         let headX = hipX + headAxis * s * sin + 0.07 * s, headY = hipY - headAxis * s * cos
         var parts: [(Capsule, Double)] = [
             (Capsule(ax: hipX - 0.1 * s, ay: hipY, bx: hipX - 0.2 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
-            (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r), torsoLuma),
+            (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r, squareEnds: boxTorso), torsoLuma),
         ]
         if deepLegsRun > 0 && (frame / deepLegsRun) % 2 == 1 {
             parts.append((Capsule(ax: hipX, ay: hipY, bx: hipX - 0.4 * s, by: g - r, r: r), torsoLuma))
