@@ -1312,14 +1312,14 @@ public final class PrecisionDetector {
             rowAligned[y] = .nan
             rowEdge[y] = .nan
             let o = opened[y]
-            guard !o.isNaN, let last = silhouetteEnd(row: y, opened: o, radius: torso.discRadius, forward: forward,
-                                                     value: value) else { continue }
-            guard let edge = subPixelEdge(row: y, last: last, opened: o, radius: torso.discRadius, forward: forward,
-                                          value: value, blur: blur) else {
+            guard !o.isNaN, let run = silhouetteRun(row: y, opened: o, radius: torso.discRadius, forward: forward,
+                                                    value: value) else { continue }
+            if limbJoins(last: run.last, opened: o, radius: torso.discRadius, forward: forward) {
                 // Infinite: a limb runs on from the torso's front here (`frontUnderALimb`).
-                if limbJoins(last: last, opened: o, radius: torso.discRadius, forward: forward) { rowEdge[y] = .infinity }
+                rowEdge[y] = .infinity
                 continue
             }
+            guard let edge = subPixelEdge(row: y, run: run, forward: forward, value: value, blur: blur) else { continue }
             rowEdge[y] = edge.position
             rowLuma[y] = edge.torsoLuma
             let lag = Double(rowNanos(y, frame: frame) - referenceNanos) / 1e9
@@ -1344,10 +1344,10 @@ public final class PrecisionDetector {
             let o = back[y]
             // Unlike the scene beside it: the scene where a runner stood
             // when it was learnt, still attached to their back, is not.
-            guard !o.isNaN, let last = silhouetteEnd(row: y, opened: o, radius: torso.discRadius, forward: -forward,
-                                                     value: value),
-                  let edge = subPixelEdge(row: y, last: last, opened: o, radius: torso.discRadius, forward: -forward,
-                                          value: value, blur: blur),
+            guard !o.isNaN, let run = silhouetteRun(row: y, opened: o, radius: torso.discRadius, forward: -forward,
+                                                    value: value),
+                  !limbJoins(last: run.last, opened: o, radius: torso.discRadius, forward: -forward),
+                  let edge = subPixelEdge(row: y, run: run, forward: -forward, value: value, blur: blur),
                   (edge.sceneLuma - edge.torsoLuma).magnitude > 2 * Double(threshold[y]) else { continue }
             rowBackLuma[y] = edge.torsoLuma
         }
@@ -1446,6 +1446,19 @@ public final class PrecisionDetector {
         return FrontSample(front: Double(forward) * (top + shift), nanos: bestNanos)
     }
 
+    /// The last of the rows below `row` whose fronts tell the torso's lean:
+    /// one and a half half depths, at least three rows.
+    private func frontFitEnd(_ row: Int, lastRow: Int, halfDepth: Double) -> Int {
+        min(lastRow, row + max(3, Int((1.5 * halfDepth).rounded())))
+    }
+
+    /// The fronts (`rowAligned`) of rows `row` through `end`, against rows from `row`.
+    private func frontSums(_ row: Int, through end: Int) -> QuadraticSums {
+        var sums = QuadraticSums()
+        for y in row...end where !rowAligned[y].isNaN { sums.add(Double(y - row), rowAligned[y]) }
+        return sums
+    }
+
     /// The top of a leaning torso's straight front, from `row` (a row the
     /// flat-row rule took) up; nil when the rows below `row` are no straight
     /// lean or the rows above leave it.
@@ -1460,9 +1473,8 @@ public final class PrecisionDetector {
     /// rows above that stay within 0.2 px of it are the torso's too, up to
     /// the last. An arm leaving the torso at an angle is off that line.
     private func leanRampTop(from row: Int, firstRow: Int, lastRow: Int, halfDepth: Double) -> (row: Int, value: Double)? {
-        var sums = QuadraticSums()
-        let end = min(lastRow, row + max(3, Int((1.5 * halfDepth).rounded())))
-        for y in row...end where !rowAligned[y].isNaN { sums.add(Double(y - row), rowAligned[y]) }
+        let end = frontFitEnd(row, lastRow: lastRow, halfDepth: halfDepth)
+        let sums = frontSums(row, through: end)
         // Rows count down the image: a front that leans forward rises with them.
         guard sums.count >= 4, let line = sums.line(), line.b < -0.1 && line.b >= -1 else { return nil }
         @inline(__always) func off(_ y: Int) -> Double { rowAligned[y] - (line.a + line.b * Double(y - row)) }
@@ -1503,10 +1515,7 @@ public final class PrecisionDetector {
         }
         let target = max(coveredTop, firstRow + Int(halfDepth.rounded()))
         guard target < row else { return nil }
-        var sums = QuadraticSums()
-        for y in row...min(lastRow, row + max(3, Int((1.5 * halfDepth).rounded()))) where !rowAligned[y].isNaN {
-            sums.add(Double(y - row), rowAligned[y])
-        }
+        let sums = frontSums(row, through: frontFitEnd(row, lastRow: lastRow, halfDepth: halfDepth))
         guard sums.count >= 3, let line = sums.line() else { return nil }
         var (a, b, c) = (line.a, line.b, 0.0)
         if sums.count >= 4, let curve = sums.quadratic(), curve.c < 0 {
@@ -1588,17 +1597,19 @@ public final class PrecisionDetector {
         return false
     }
 
-    /// The last pixel of the torso's silhouette in row `y` going `forward`
-    /// from a pixel `radius` inside the opened front; nil when that pixel is
-    /// not the torso's or the silhouette reaches the frame's side.
-    private func silhouetteEnd(row y: Int, opened o: Double, radius: Double, forward: Int, value: UInt8) -> Int? {
+    /// The torso's silhouette in row `y` going `forward`: from `deep`, a
+    /// pixel `radius` inside the opened front, to its `last` pixel; nil when
+    /// the deep pixel is not the torso's or the silhouette reaches the
+    /// frame's side.
+    private func silhouetteRun(row y: Int, opened o: Double, radius: Double, forward: Int,
+                               value: UInt8) -> (deep: Int, last: Int)? {
         let line = mask + y * width
         let deep = forward > 0 ? Int((o - radius).rounded(.down)) : Int((o + radius).rounded(.down))
         guard deep >= 1 && deep < width - 1, line[deep] == value else { return nil }
         var last = deep
         while last + forward >= 0 && last + forward < width && line[last + forward] == value { last += forward }
         guard last + forward >= 1 && last + forward < width - 1 else { return nil }
-        return last
+        return (deep, last)
     }
 
     /// True when the silhouette (ending at `last`) runs on past the opened
@@ -1608,18 +1619,17 @@ public final class PrecisionDetector {
         return (silhouetteEdge - o) * Double(forward) > max(1.5, 0.25 * radius / settings.torsoCoreFraction)
     }
 
-    /// The torso's edge in row `y` (its silhouette ending at `last`) to a
-    /// fraction of a pixel, or nil when a limb joins it there or the torso
-    /// is too close to the background's luma.
+    /// The torso's edge in row `y` (its silhouette `run`, no limb joining
+    /// it: `limbJoins`) to a fraction of a pixel, or nil when the torso is
+    /// too close to the background's luma.
     /// From a pixel of the torso just behind its (motion-blurred) edge, each
     /// pixel's coverage is its luma's place between background and torso;
     /// their sum is the edge. Also the torso's luma, and the luma of the
     /// first pixel past the silhouette (the scene beside the edge).
-    private func subPixelEdge(row y: Int, last: Int, opened o: Double, radius: Double, forward: Int, value: UInt8,
+    private func subPixelEdge(row y: Int, run: (deep: Int, last: Int), forward: Int, value: UInt8,
                               blur: Double) -> (position: Double, torsoLuma: Double, sceneLuma: Double)? {
-        guard !limbJoins(last: last, opened: o, radius: radius, forward: forward) else { return nil }
         let line = mask + y * width
-        let deep = forward > 0 ? Int((o - radius).rounded(.down)) : Int((o + radius).rounded(.down))
+        let (deep, last) = run
         // The torso's own luma: the first pixel behind the (motion-blurred)
         // edge that the next one in agrees with; none before the deep pixel:
         // an arm across the torso, a seam, no clean edge, no estimate.
