@@ -209,37 +209,45 @@ final class PrecisionDistance {
 
     /// Writes the least (u - i)^2 + g(i)^2 over i in lo...hi for each u
     /// strictly between lo and hi (Meijster's second pass on that range).
+    /// Columns lo and hi are outside (g = 0). In 32-bit lanes without
+    /// overflow checks: every term is below the table's size squared.
     @inline(__always)
     private func envelope(_ g: UnsafeMutablePointer<Int32>, from lo: Int, to hi: Int, into out: UnsafeMutablePointer<Int32>) {
+        let s = self.s, t = self.t
+        let hi32 = Int32(truncatingIfNeeded: hi)
+        // Column lo is at distance 0 from itself, nearer than any other
+        // column can be: it is never dropped, so the stack never empties.
         var q = 0
-        s[0] = Int32(lo); t[0] = Int32(lo)
-        for u in (lo + 1)...hi {
-            while q >= 0 && f(g, Int(t[q]), Int(s[q])) > f(g, Int(t[q]), u) { q -= 1 }
-            if q < 0 {
-                q = 0; s[0] = Int32(u)
-            } else {
-                let i = Int(s[q])
-                let gi = Int(g[i]), gu = Int(g[u])
-                // Wrapping arithmetic (no overflow checks in the inner loop):
-                // every term is below the box's size squared.
-                let numerator = u &* u &- i &* i &+ gu &* gu &- gi &* gi, denominator = 2 &* (u &- i)
-                // Floor division: the numerator may be negative.
-                let sep = numerator >= 0 ? numerator / denominator : -((-numerator + denominator - 1) / denominator)
-                let wv = 1 + sep
-                if wv <= hi { q += 1; s[q] = Int32(u); t[q] = Int32(wv) }
+        s[0] = Int32(truncatingIfNeeded: lo); t[0] = s[0]
+        var u = Int32(truncatingIfNeeded: lo) &+ 1
+        while u <= hi32 {
+            let gu = g[Int(u)]
+            let gu2 = gu &* gu
+            var i = s[q], start = t[q]
+            while true {
+                // Is column i no nearer than u at the start of its span?
+                let gi = g[Int(i)]
+                let a = start &- i, b = start &- u
+                if a &* a &+ gi &* gi <= b &* b &+ gu2 { break }
+                q &-= 1
+                i = s[q]; start = t[q]
             }
+            let gi = g[Int(i)]
+            let numerator = u &* u &- i &* i &+ gu2 &- gi &* gi, denominator = 2 &* (u &- i)
+            // Floor division: the numerator may be negative.
+            let sep = numerator >= 0 ? numerator / denominator : 0 &- ((0 &- numerator &+ denominator &- 1) / denominator)
+            let wv = 1 &+ sep
+            if wv <= hi32 { q &+= 1; s[q] = u; t[q] = wv }
+            u &+= 1
         }
-        for u in stride(from: hi, through: lo, by: -1) {
-            if u > lo && u < hi { out[u] = Int32(f(g, u, Int(s[q]))) }
-            if u == Int(t[q]) { q -= 1 }
+        if hi32 == t[q] { q &-= 1 }
+        var x = hi32 &- 1
+        while x > Int32(truncatingIfNeeded: lo) {
+            let i = s[q], gi = g[Int(i)], d = x &- i
+            out[Int(x)] = d &* d &+ gi &* gi
+            if x == t[q] { q &-= 1 }
+            x &-= 1
         }
-    }
-
-    @inline(__always)
-    private func f(_ g: UnsafeMutablePointer<Int32>, _ x: Int, _ i: Int) -> Int {
-        let d = x &- i
-        let gi = Int(g[i])
-        return d &* d &+ gi &* gi
     }
 }
 
