@@ -159,6 +159,7 @@ public final class PrecisionDetector {
     let runs: PrecisionRuns
     let coreRuns: PrecisionRuns
     let distance: PrecisionDistance
+    let discRows: DiscRows
     let holes: PrecisionHoles
     static let maxPieces = 64
     static let maxGroups = 4
@@ -282,6 +283,7 @@ public final class PrecisionDetector {
         runs = PrecisionRuns(width: image.width, height: image.height)
         coreRuns = PrecisionRuns(width: image.width, height: image.height)
         distance = PrecisionDistance(width: image.width, height: image.height)
+        discRows = DiscRows(width: image.width, height: image.height)
         holes = PrecisionHoles(width: image.width, height: image.height)
         pieceRoot = .allocate(capacity: PrecisionDetector.maxPieces)
         spinePixels = .allocate(capacity: pixelCount)
@@ -1032,12 +1034,13 @@ public final class PrecisionDetector {
                 let p = Int(spinePixels[k])
                 guard !discInsideNeighbours(p) else { continue }
                 let y = p / width, x = p - y * width
-                let radius = Double(distance.squared[p]).squareRoot() - 0.5
+                let radius = DiscRows.radius(distance.squared[p])
                 let reach = Int(radius)
+                let halfWidths = discRows.halfWidths(distance.squared[p])
                 firstRow = min(firstRow, max(0, y - reach)); lastRow = max(lastRow, min(height - 1, y + reach))
                 // Rows dy above and below share the disc's half width: one square root for both.
                 for dy in 0...reach {
-                    let h = (radius * radius - Double(dy * dy)).squareRoot()
+                    let h = halfWidths[dy]
                     let r1 = Double(x) + 0.5 + h, l1 = Double(x) + 0.5 - h
                     // Selects, not branches (which way they go is data): a row
                     // without a disc yet (NaN) takes this one's.

@@ -251,6 +251,62 @@ final class PrecisionDistance {
     }
 }
 
+/// The half widths of a pixel's largest disc on each row it reaches: for a
+/// squared distance d, the radius r = sqrt(d) - 0.5 (the edge lies half a
+/// pixel short of the nearest outside pixel's centre) and sqrt(r^2 - dy^2)
+/// for dy = 0...Int(r). A torso's spine has hundreds of pixels but a few
+/// dozen distances, so each distance's rows are computed once, when first
+/// asked for, and kept: the square roots were most of the cost of painting
+/// the discs. Storage is allocated in init.
+final class DiscRows {
+    /// Squared distances below this are kept (a radius below 31.5 pixels).
+    static let keptSquared = 1024
+    private let start: UnsafeMutablePointer<Int32>   // per squared distance, into `rows`; -1: not yet
+    private let rows: UnsafeMutablePointer<Double>
+    private let spare: UnsafeMutablePointer<Double>  // a larger distance's rows, made each time
+    private var used = 0
+
+    init(width: Int, height: Int) {
+        start = .allocate(capacity: DiscRows.keptSquared)
+        start.initialize(repeating: -1, count: DiscRows.keptSquared)
+        // One row count per distance, each at most sqrt(d) + 1.
+        var capacity = 0
+        for d in 0..<DiscRows.keptSquared { capacity += Int(Double(d).squareRoot()) + 1 }
+        rows = .allocate(capacity: capacity)
+        spare = .allocate(capacity: width + height + 2)
+    }
+
+    deinit { start.deallocate(); rows.deallocate(); spare.deallocate() }
+
+    /// The radius for squared distance `squared`.
+    @inline(__always)
+    static func radius(_ squared: Int32) -> Double { Double(squared).squareRoot() - 0.5 }
+
+    /// The half widths for squared distance `squared` (at least 1), rows 0...Int(radius).
+    @inline(__always)
+    func halfWidths(_ squared: Int32) -> UnsafePointer<Double> {
+        let d = Int(squared)
+        guard d < DiscRows.keptSquared else {
+            _ = fill(spare, squared)
+            return UnsafePointer(spare)
+        }
+        if start[d] < 0 {
+            start[d] = Int32(used)
+            used += fill(rows + used, squared)
+        }
+        return UnsafePointer(rows + Int(start[d]))
+    }
+
+    /// Writes the half widths to `out`; returns how many.
+    private func fill(_ out: UnsafeMutablePointer<Double>, _ squared: Int32) -> Int {
+        let radius = DiscRows.radius(squared)
+        let reach = Int(radius)
+        guard reach >= 0 else { return 0 }
+        for dy in 0...reach { out[dy] = (radius * radius - Double(dy * dy)).squareRoot() }
+        return reach + 1
+    }
+}
+
 /// The holes of a region: the pixels of its box not in it that no
 /// 4-connected path of such pixels joins to the box's border. Found as row
 /// runs joined by union-find, so its cost is one read of the box plus a few

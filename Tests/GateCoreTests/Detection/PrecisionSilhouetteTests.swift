@@ -112,4 +112,24 @@ import Testing
             if wrong != nil { return }
         }
     }
+
+    /// A disc's rows come back as the square roots would give them, bit
+    /// for bit: from the kept table (asked twice, and after other
+    /// distances filled it) and past it, for every squared distance a
+    /// torso of the work image can have.
+    @Test func discRowsAreTheSquareRootsExactly() {
+        let rows = DiscRows(width: 320, height: 240)
+        for pass in 0..<2 {
+            for squared in Int32(1)...Int32(DiscRows.keptSquared + 300) {
+                let radius = Double(squared).squareRoot() - 0.5
+                #expect(DiscRows.radius(squared) == radius)
+                let halfWidths = rows.halfWidths(squared)
+                for dy in 0...Int(radius) {
+                    let expected = (radius * radius - Double(dy * dy)).squareRoot()
+                    #expect(halfWidths[dy].bitPattern == expected.bitPattern, "pass \(pass), squared \(squared), row \(dy)")
+                    if halfWidths[dy] != expected { return }
+                }
+            }
+        }
+    }
 }
