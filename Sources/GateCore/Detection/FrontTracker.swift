@@ -124,7 +124,10 @@ final class FrontTracker {
         let distance = (front - gateX) * sign
         if !rearmed {
             let away = settings.rearmDistanceFraction * Double(workWidth)
-            if distance.magnitude > away && frame.timestampNanos - lastCrossingNanos >= settings.cooldownNanos { rearmed = true }
+            let behind = distance < -FrontTracker.rearmBehindJumpLimits * jumpLimit
+            if (distance.magnitude > away || behind) && frame.timestampNanos - lastCrossingNanos >= settings.cooldownNanos {
+                rearmed = true
+            }
             return nil
         }
         guard count >= 2, (previous - gateX) * sign < 0, distance >= 0 else { return nil }
@@ -473,6 +476,20 @@ final class FrontTracker {
     /// The ring index of the `k`-th oldest sample (0: the oldest).
     @inline(__always)
     private func slot(_ k: Int) -> Int { (next + settings.fitSamples - count + k) % settings.fitSamples }
+
+    /// After a crossing, a front this many jump limits (a torso half depth)
+    /// behind the line rearms the gate as well as one far away: a torso
+    /// back on the near side of the line has not crossed it yet, so it is
+    /// a runner coming again, or another one.
+    ///
+    /// Why: two runners 0.5 s apart at a standing start, 30 px apart in
+    /// the view (a second renderer's hard runners, 120 fps). The first one's
+    /// track lost its torso for a frame past the line and took the second
+    /// one's, standing behind it; that runner never came a quarter of the
+    /// view from the line before reaching it, and was missed. A standing
+    /// runner swaying at the line, or a front measured a few pixels short,
+    /// stays within a half depth.
+    static let rearmBehindJumpLimits = 2.0
 
     /// The fewest samples the outlier test leaves outliers out of.
     static let fewestForOutliers = 5

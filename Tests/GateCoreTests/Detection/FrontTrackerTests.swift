@@ -92,6 +92,44 @@ import Testing
         #expect(try #require(errors.first).magnitude < 1000 / fps / 4, "errors \(errors) ms")
     }
 
+    /// A runner crosses at 0.2 s; from 0.35 s the track follows another
+    /// one instead, standing 30 px behind the line (the first one's torso
+    /// was lost for a frame and the second one's was nearest), who starts
+    /// at 0.55 s and reaches the line at 0.8 s. With `jumpLimit` 4 the
+    /// second one is 7.5 jump limits behind: the gate rearms, and both are
+    /// timed. Only 6 px behind (a runner swaying at the line), it does not.
+    @Test(arguments: [(30.0, 2), (6.0, 1)])
+    func aTorsoBackBehindTheLineRearmsTheGate(behind: Double, expected: Int) throws {
+        var settings = DetectorSettings()
+        settings.fitSamples = 24 + 1 + 3
+        settings.minVelocityPixelsPerSecond = 32
+        let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: Self.gateX, postroll: 3, samplesBefore: 4,
+                                   fitSpanNanos: 100_000_000)
+        // The second runner's start: `behind` px covered in 0.25 s at a constant acceleration.
+        let acceleration = 2 * behind / (0.25 * 0.25)
+        let truth = { (t: Double) -> Double in
+            if t < 0.35 { return Self.gateX + 360 * (t - 0.2) }
+            let moving = max(0, t - 0.55)
+            return Self.gateX - behind + 0.5 * acceleration * moving * moving
+        }
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        defer { pixels.deallocate() }
+        var crossings: [Double] = []
+        for i in 0..<120 {
+            let seconds = Double(i) / 120
+            let nanos = Int64((seconds * 1e9).rounded())
+            let frame = LumaFrame(pixels: pixels, width: 1, height: 1, rowStride: 1, timestampNanos: nanos,
+                                  sequence: UInt32(i))
+            if let c = tracker.add(front: truth(seconds), atNanos: nanos, direction: .leftToRight, frame: frame,
+                                   occupancy: 0.5, jumpLimit: 4) {
+                crossings.append(Double(c.timeNanos) / 1e9)
+            }
+        }
+        #expect(crossings.count == expected, "crossings at \(crossings) s")
+        #expect(try (#require(crossings.first) - 0.2).magnitude < 0.001)
+        if expected == 2 { #expect((crossings[1] - 0.8).magnitude < 0.001, "crossings at \(crossings) s") }
+    }
+
     /// A sleeve of the shirt's colour swinging ahead of the torso: the
     /// fronts lie 2 px ahead of the torso's until four frames before the
     /// line, then on it (as a second renderer's runner at 240 fps was
