@@ -1034,11 +1034,11 @@ public final class PrecisionDetector {
                 let p = Int(spinePixels[k])
                 guard !discInsideNeighbours(p) else { continue }
                 let y = p / width, x = p - y * width
-                let radius = DiscRows.radius(distance.squared[p])
-                let reach = Int(radius)
-                let halfWidths = discRows.halfWidths(distance.squared[p])
+                let squared = distance.squared[p]
+                let reach = Int(DiscRows.radius(squared))
+                let halfWidths = discRows.halfWidths(squared)
                 firstRow = min(firstRow, max(0, y - reach)); lastRow = max(lastRow, min(height - 1, y + reach))
-                // Rows dy above and below share the disc's half width: one square root for both.
+                // Rows dy above and below share the disc's half width.
                 for dy in 0...reach {
                     let h = halfWidths[dy]
                     let r1 = Double(x) + 0.5 + h, l1 = Double(x) + 0.5 - h

@@ -209,7 +209,7 @@ final class PrecisionDistance {
 
     /// Writes the least (u - i)^2 + g(i)^2 over i in lo...hi for each u
     /// strictly between lo and hi (Meijster's second pass on that range).
-    /// Columns lo and hi are outside (g = 0). In 32-bit lanes without
+    /// Columns lo and hi are outside (g = 0). In 32-bit arithmetic without
     /// overflow checks: every term is below the table's size squared.
     @inline(__always)
     private func envelope(_ g: UnsafeMutablePointer<Int32>, from lo: Int, to hi: Int, into out: UnsafeMutablePointer<Int32>) {
