@@ -21,6 +21,10 @@ final class FrontTracker {
     /// Room to rebuild the ring in time order (`removeExcluded`).
     private let spareTimes: UnsafeMutablePointer<Double>
     private let spareFronts: UnsafeMutablePointer<Double>
+    /// The samples the last jump dropped, kept while it is on trial (`checkHeldJump`).
+    private let droppedTimes: UnsafeMutablePointer<Double>
+    private let droppedFronts: UnsafeMutablePointer<Double>
+    private var droppedCount = 0
     private var count = 0
     private var next = 0
     private var baseNanos: Int64 = 0
@@ -68,6 +72,8 @@ final class FrontTracker {
         residuals = .allocate(capacity: settings.fitSamples)
         spareTimes = .allocate(capacity: settings.fitSamples)
         spareFronts = .allocate(capacity: settings.fitSamples)
+        droppedTimes = .allocate(capacity: settings.fitSamples)
+        droppedFronts = .allocate(capacity: settings.fitSamples)
     }
 
     deinit {
@@ -77,6 +83,8 @@ final class FrontTracker {
         residuals.deallocate()
         spareTimes.deallocate()
         spareFronts.deallocate()
+        droppedTimes.deallocate()
+        droppedFronts.deallocate()
     }
 
     func reset() {
@@ -90,6 +98,7 @@ final class FrontTracker {
     func forgetFronts() {
         pendingLeft = 0
         jumpIndex = -1
+        heldJump = nil
         earliestRoot = nil
         velocity = 0
         count = 0
@@ -106,6 +115,7 @@ final class FrontTracker {
              occupancy: Double, jumpLimit: Double = .infinity) -> DetectedCrossing? {
         if count == 0 { baseNanos = nanos }
         let seconds = Double(nanos - baseNanos) / 1e9
+        if heldJump != nil { checkHeldJump(front: front, seconds: seconds, direction: direction, limit: jumpLimit) }
         noteJump(front: front, seconds: seconds, direction: direction, limit: jumpLimit)
         curvatureLimit = FrontTracker.curvatureLimits * jumpLimit
         let last = (next + settings.fitSamples - 1) % settings.fitSamples
@@ -147,6 +157,7 @@ final class FrontTracker {
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
         rearmed = false
         lastCrossingNanos = crossingNanos
+        heldJump = nil
         // Residual scatter plus a pixel's quantization.
         let uncertaintySeconds = uncertaintySeconds(scatter: fit.residualVariance + 1.0 / 12.0, of: fit,
                                                     at: crossingSeconds, speed: fit.slope * sign)
@@ -245,7 +256,14 @@ final class FrontTracker {
                     // The crossing may lie before every sample kept after
                     // the jump, back to the last one dropped (see `fitQuadratic`).
                     earliestRoot = times[slot(dropped - 1)]
-                    for k in 0..<dropped { included[slot(k)] = false }
+                    for k in 0..<dropped {
+                        droppedTimes[k] = times[slot(k)]
+                        droppedFronts[k] = fronts[slot(k)]
+                        included[slot(k)] = false
+                    }
+                    droppedCount = dropped
+                    heldJump = HeldJump(time: jumpTime, front: jumpFront, speed: speed, oldPath: jumpOldPath,
+                                        oldFirst: jumpOldFirst)
                     removeExcluded()
                     // A pending crossing waits for five samples in all (with
                     // this one), the fewest the outlier test works with: the
@@ -287,7 +305,74 @@ final class FrontTracker {
         if (front - (path.intercept + path.slope * seconds)) * sign > limit * (1 + 50 * since * since) {
             jumpIndex = next
             jumpVelocity = path.slope
+            jumpOldPath = path
+            jumpOldFirst = first
         }
+    }
+
+    /// A confirmed jump on trial: the jump sample's instant (seconds from
+    /// `baseNanos`) and front, the speed it was confirmed at, and the path
+    /// of the samples it dropped (the one `noteJump` measured it against)
+    /// with that path's first sample's instant.
+    struct HeldJump { var time: Double; var front: Double; var speed: Double; var oldPath: LineFit; var oldFirst: Double }
+    private var heldJump: HeldJump?
+    /// The path and first instant a jump waiting for confirmation was measured against.
+    private var jumpOldPath = LineFit(intercept: 0, slope: 0, residualVariance: 0, count: 0, meanSeconds: 0, spread: 0)
+    private var jumpOldFirst = 0.0
+
+    /// How long a confirmed jump stays on trial (`checkHeldJump`): a limb
+    /// leads the torso for up to about 0.1 s (as `pastLineWaitSeconds`).
+    static let jumpTrialSeconds = 0.1
+
+    /// Undoes a confirmed jump that did not hold: within `jumpTrialSeconds`
+    /// of it, a front behind the jumped path by more than the limit and
+    /// back on the path of the samples the jump dropped (within the limit,
+    /// with `noteJump`'s allowance for that path's drift). What jumped
+    /// ahead and stayed for a few frames was a limb reaching ahead of the
+    /// torso, not the torso coming free of a lag (that one stays ahead):
+    /// the samples from the jump on go, the dropped ones come back, and a
+    /// crossing the jump set pending is dropped; the torso's own crossing
+    /// is found again as its fronts reach the line.
+    ///
+    /// Why: a second renderer's standing start at 120 fps (hard profile);
+    /// an arm thrust 28 px ahead of the torso for three frames at the
+    /// line, then the torso's front again. The jump was confirmed by the
+    /// arm's second frame, every sample before it dropped, and the crossing
+    /// timed from the arm's: 92 ms early (24 ms late with this: the torso's
+    /// fronts after the arm lag). Measured on the six sets (both modes), 52
+    /// jumps undone, 23 of them within 150 ms of a crossing: in 18 the
+    /// front that undid it was nearer the truth than the jumped path.
+    private func checkHeldJump(front: Double, seconds: Double, direction: CrossingDirection, limit: Double) {
+        guard let held = heldJump, count > 0, seconds - held.time <= FrontTracker.jumpTrialSeconds else {
+            heldJump = nil
+            return
+        }
+        let sign = direction == .leftToRight ? 1.0 : -1.0
+        let jumped = held.front + held.speed * (seconds - held.time)
+        let old = held.oldPath.intercept + held.oldPath.slope * seconds
+        let since = seconds - held.oldFirst
+        guard (jumped - front) * sign > limit,
+              (front - old).magnitude <= limit * (1 + 50 * since * since) else { return }
+        heldJump = nil
+        var kept = 0
+        for k in 0..<droppedCount {
+            spareTimes[kept] = droppedTimes[k]
+            spareFronts[kept] = droppedFronts[k]
+            kept += 1
+        }
+        for k in 0..<count where times[slot(k)] < held.time && kept < settings.fitSamples {
+            spareTimes[kept] = times[slot(k)]
+            spareFronts[kept] = fronts[slot(k)]
+            kept += 1
+        }
+        for i in 0..<settings.fitSamples { included[i] = true }
+        times.update(from: spareTimes, count: kept)
+        fronts.update(from: spareFronts, count: kept)
+        count = kept
+        next = kept % settings.fitSamples
+        jumpIndex = -1
+        earliestRoot = nil
+        if pendingLeft > 0 && pendingSeconds >= held.time { pendingLeft = 0 }
     }
 
     /// The front's path from the last few samples (least squares line; one
@@ -371,6 +456,7 @@ final class FrontTracker {
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
         rearmed = false
         lastCrossingNanos = crossingNanos
+        heldJump = nil
         // Residual scatter, at least a twentieth of a pixel.
         let uncertaintySeconds = uncertaintySeconds(scatter: max(residualVariance, 0.0025), of: line,
                                                     at: crossingSeconds, speed: slope * sign)
