@@ -354,22 +354,16 @@ final class FrontTracker {
         guard (jumped - front) * sign > limit,
               (front - old).magnitude <= limit * (1 + 50 * since * since) else { return }
         heldJump = nil
-        var kept = 0
-        for k in 0..<droppedCount {
-            spareTimes[kept] = droppedTimes[k]
-            spareFronts[kept] = droppedFronts[k]
-            kept += 1
-        }
+        // The dropped samples, then those kept from before the jump: in time order.
+        spareTimes.update(from: droppedTimes, count: droppedCount)
+        spareFronts.update(from: droppedFronts, count: droppedCount)
+        var kept = droppedCount
         for k in 0..<count where times[slot(k)] < held.time && kept < settings.fitSamples {
             spareTimes[kept] = times[slot(k)]
             spareFronts[kept] = fronts[slot(k)]
             kept += 1
         }
-        for i in 0..<settings.fitSamples { included[i] = true }
-        times.update(from: spareTimes, count: kept)
-        fronts.update(from: spareFronts, count: kept)
-        count = kept
-        next = kept % settings.fitSamples
+        adoptSpare(kept)
         jumpIndex = -1
         earliestRoot = nil
         if pendingLeft > 0 && pendingSeconds >= held.time { pendingLeft = 0 }
@@ -543,7 +537,6 @@ final class FrontTracker {
     /// in the sample that times a crossing is moot for that crossing).
     private func removeExcluded() {
         jumpIndex = -1
-        let ring = settings.fitSamples
         var kept = 0
         for k in 0..<count {
             let i = slot(k)
@@ -552,11 +545,17 @@ final class FrontTracker {
             spareFronts[kept] = fronts[i]
             kept += 1
         }
-        for i in 0..<ring { included[i] = true }
+        adoptSpare(kept)
+    }
+
+    /// The ring becomes the first `kept` samples of the spare buffers (in
+    /// time order), every one included.
+    private func adoptSpare(_ kept: Int) {
+        for i in 0..<settings.fitSamples { included[i] = true }
         times.update(from: spareTimes, count: kept)
         fronts.update(from: spareFronts, count: kept)
         count = kept
-        next = kept % ring
+        next = kept % settings.fitSamples
     }
 
     /// The ring index of the `k`-th oldest sample (0: the oldest).
