@@ -70,6 +70,11 @@ func traceY4M(_ options: Y4MTraceOptions) -> Int32 {
             }
             print(line)
         }
+        detector.finish { crossing in
+            var line = String(format: "end of clip  CROSSING %.5f s", Double(crossing.timeNanos) / 1e9)
+            if let t = options.truthNanos { line += String(format: " (%+.3f ms)", Double(crossing.timeNanos - t) / 1e6) }
+            print(line)
+        }
     } catch {
         print("gate-accuracy: \(options.path): \(error)")
         return 1

@@ -116,6 +116,10 @@ for clip in clips {
             }
         }
     }
+    // The clip's end, as `ts-gate replay` ends a file: crossings still waited for.
+    for (index, entry) in detectors.enumerated() {
+        entry.1.finish { found[index, default: []].append($0) }
+    }
     for (index, entry) in detectors.enumerated() {
         let key = entry.0.name + " " + String(clip.fps)
         var tally = tallies[key] ?? Tally()

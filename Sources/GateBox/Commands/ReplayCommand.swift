@@ -60,6 +60,26 @@ enum ReplayCommand {
 
         var crossings = 0
         var failure: String?
+        var picturesFailure: String?
+        func show(_ crossing: DetectedCrossing) {
+            crossings += 1
+            let speed = crossing.velocityWidthsPerSecond * Double(header.width)
+            // The frame the picture shows, picked once for the picture and the JSON line.
+            let shown = pictures?.frameImageIndex(crossingNanos: crossing.timeNanos)
+            if options.json {
+                console.line(jsonLine(crossing, number: crossings, speedPixelsPerSecond: speed, pictures: pictures,
+                                      frameImageIndex: shown))
+            } else {
+                console.line(tableRow(crossing, number: crossings, speedPixelsPerSecond: speed))
+            }
+            do {
+                if let pictures, let shown {
+                    try pictures.crossing(crossings, frameIndex: shown, crossingNanos: crossing.timeNanos)
+                }
+            } catch {
+                picturesFailure = picturesFailure ?? error.message
+            }
+        }
         while true {
             let next: LumaFrame?
             do {
@@ -71,31 +91,18 @@ enum ReplayCommand {
             guard let frame = next else { break }
             let index = reader.frameCount - 1
             pictures?.record(frame, index: index)
-            if let crossing = detector.process(frame) {
-                crossings += 1
-                let speed = crossing.velocityWidthsPerSecond * Double(header.width)
-                // The frame the picture shows, picked once for the picture and the JSON line.
-                let shown = pictures?.frameImageIndex(crossingNanos: crossing.timeNanos)
-                if options.json {
-                    console.line(jsonLine(crossing, number: crossings, speedPixelsPerSecond: speed, pictures: pictures,
-                                          frameImageIndex: shown))
-                } else {
-                    console.line(tableRow(crossing, number: crossings, speedPixelsPerSecond: speed))
-                }
-                do {
-                    if let pictures, let shown {
-                        try pictures.crossing(crossings, frameIndex: shown, crossingNanos: crossing.timeNanos)
-                    }
-                } catch {
-                    return fail(error.message)
-                }
-            }
+            if let crossing = detector.process(frame) { show(crossing) }
+            if let picturesFailure { return fail(picturesFailure) }
             do {
                 try pictures?.writeCompleteStrips()
             } catch {
                 return fail(error.message)
             }
         }
+        // The crossings still waited for when the frames end (a runner
+        // still in view past the line), timed with what there is.
+        detector.finish { show($0) }
+        if let picturesFailure { return fail(picturesFailure) }
         // A clip that ends (or breaks off) soon after a crossing still gets its strip.
         do {
             try pictures?.writeUnfinishedStrips()

@@ -67,6 +67,15 @@ public enum CrossingDetector {
         }
     }
 
+    /// The end of the frames (a clip's end): crossings the tracks still
+    /// wait for, timed with what they have.
+    public func finish(_ deliver: (DetectedCrossing) -> Void) {
+        switch self {
+        case .photoFinish(let detector), .experimental(let detector): detector.finish(deliver)
+        case .precision(let detector): detector.finish(deliver)
+        }
+    }
+
     public func reset() {
         switch self {
         case .photoFinish(let detector), .experimental(let detector): detector.reset()

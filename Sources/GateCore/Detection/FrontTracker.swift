@@ -30,6 +30,10 @@ final class FrontTracker {
     private var baseNanos: Int64 = 0
     private var rearmed = true
     private var lastCrossingNanos = Int64.min
+    /// Crossings timed since init (by the fronts or, through `noteCrossing`, otherwise).
+    private(set) var crossings = 0
+    /// True when a front reaching the line now would be timed (not within a crossing's rearming).
+    var isArmed: Bool { rearmed }
     /// The front's speed from the last two samples, work columns per second (0: unknown).
     private(set) var velocity = 0.0
     /// Samples still awaited after the front reached the line before it is timed (0: none pending).
@@ -157,6 +161,7 @@ final class FrontTracker {
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
         rearmed = false
         lastCrossingNanos = crossingNanos
+        crossings += 1
         heldJump = nil
         // Residual scatter plus a pixel's quantization.
         let uncertaintySeconds = uncertaintySeconds(scatter: fit.residualVariance + 1.0 / 12.0, of: fit,
@@ -369,6 +374,16 @@ final class FrontTracker {
         if pendingLeft > 0 && pendingSeconds >= held.time { pendingLeft = 0 }
     }
 
+    /// A crossing of this torso timed otherwise (`CentreCrossing`): the
+    /// fronts do not time it again, and the gate rearms as after one of theirs.
+    func noteCrossing(atNanos nanos: Int64) {
+        pendingLeft = 0
+        rearmed = false
+        lastCrossingNanos = nanos
+        crossings += 1
+        heldJump = nil
+    }
+
     /// The front's path from the last few samples (least squares line; one
     /// sample off by a limb moves it less than the last two would, and over
     /// a tenth of a second at 30 fps even a sprinter's start bends it by
@@ -450,6 +465,7 @@ final class FrontTracker {
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
         rearmed = false
         lastCrossingNanos = crossingNanos
+        crossings += 1
         heldJump = nil
         // Residual scatter, at least a twentieth of a pixel.
         let uncertaintySeconds = uncertaintySeconds(scatter: max(residualVariance, 0.0025), of: line,

@@ -41,4 +41,7 @@ public final class PhotoFinishDetector {
 
     /// Feeds one frame; returns a crossing when the torso front passed the gate line.
     public func process(_ frame: LumaFrame) -> DetectedCrossing? { engine.process(frame) }
+
+    /// The end of the frames: the crossings the tracks still wait for (`PrecisionDetector.finish`).
+    public func finish(_ deliver: (DetectedCrossing) -> Void) { engine.finish(deliver) }
 }

@@ -50,7 +50,11 @@
 ///    least `precisionSamplesBefore`), leaves out the samples off the
 ///    others' curve, and times the crossing from a quadratic through the
 ///    samples on both sides. Until a track's
-///    direction is clear, both sides' fronts are kept and replayed.
+///    direction is clear, both sides' fronts are kept and replayed;
+/// 9. a torso followed across the line whose fronts never time it (none
+///    readable past the line) is timed from its centre's path and the
+///    fronts' median offset from it (`CentreCrossing`), once the track
+///    ends or a second has passed: late and less sure, but not missed.
 ///
 /// The empty scene is learnt by calibration (`SceneLearning.calibration`,
 /// precision mode) or from the first frames (`.firstFrames`: photo-finish
@@ -368,6 +372,37 @@ public final class PrecisionDetector {
         }
         analyse(frame, into: &result)
         return result
+    }
+
+    /// The end of the frames (a clip's end): each track still followed
+    /// times now, with what it has, the crossing it waits for (its
+    /// postroll's, or its centre's: `CentreCrossing`), and ends. Crossings
+    /// go to `deliver`, oldest track first, under the same cooldown as
+    /// `process`'s.
+    public func finish(_ deliver: (DetectedCrossing) -> Void) {
+        if let provisional, feedingProvisional {
+            provisional.finish { crossing in
+                var kept: DetectedCrossing?
+                report(crossing, into: &kept)
+                if let kept { deliver(kept) }
+            }
+        }
+        while let track = oldestActiveTrack() {
+            var kept: DetectedCrossing?
+            report(track.tracker.flushPending(), into: &kept)
+            reportCentreCrossing(of: track, direction: track.settled, sequence: 0, frameNanos: 0, occupancy: 0,
+                                 final: true, into: &kept)
+            track.end()
+            if let kept { deliver(kept) }
+        }
+    }
+
+    private func oldestActiveTrack() -> PrecisionTrack? {
+        var oldest: PrecisionTrack?
+        for track in tracks where track.active {
+            if oldest.map({ track.moves > $0.moves }) ?? true { oldest = track }
+        }
+        return oldest
     }
 
     /// The frame from its work image in `current` on: learning the scene,
@@ -1188,6 +1223,8 @@ public final class PrecisionDetector {
                 let gap = max(Int64(FrontTracker.gapFrames), 60_000_000 / max(1, frameIntervalNanos))
                 if Int64(track.missed) > gap {
                     report(track.tracker.flushPending(), into: &result)
+                    reportCentreCrossing(of: track, direction: track.settled, sequence: frame.sequence,
+                                         frameNanos: frame.timestampNanos, occupancy: 0, final: true, into: &result)
                     track.end()
                 }
             }
@@ -1221,7 +1258,15 @@ public final class PrecisionDetector {
             let left = measureFront(torso, candidate: track.matched, direction: .rightToLeft, frame: frame,
                                     velocity: velocity, neck: neck)
             let before = track.settled
-            guard let direction = track.direction(halfDepth: torso.halfDepth) else {
+            let direction = track.direction(halfDepth: torso.halfDepth)
+            if let before, direction != before {
+                // A turn (or a torso cut by the view's edge, its centre
+                // drawn back): the centre's crossing the old way is due now.
+                reportCentreCrossing(of: track, direction: before, sequence: frame.sequence,
+                                     frameNanos: frame.timestampNanos, occupancy: occupancy, final: true, into: &result)
+                track.centre.reset()
+            }
+            guard let direction else {
                 track.remember(right: right?.front ?? .nan, rightNanos: right?.nanos ?? 0, left: left?.front ?? .nan,
                                leftNanos: left?.nanos ?? 0, frame: frame, occupancy: occupancy)
                 continue
@@ -1242,13 +1287,38 @@ public final class PrecisionDetector {
             }
             track.remember(right: right?.front ?? .nan, rightNanos: right?.nanos ?? 0, left: left?.front ?? .nan,
                            leftNanos: left?.nanos ?? 0, frame: frame, occupancy: occupancy)
-            guard let sample = direction == .leftToRight ? right : left else { continue }
-            lastFront = sample.front
-            lastFrontNanos = sample.nanos
-            lastHalfDepth = torso.halfDepth
-            report(track.tracker.add(front: sample.front, atNanos: sample.nanos, direction: direction, frame: frame,
-                                     occupancy: occupancy, jumpLimit: jumpLimit(torso)), into: &result)
+            let sample = direction == .leftToRight ? right : left
+            if let sample {
+                lastFront = sample.front
+                lastFrontNanos = sample.nanos
+                lastHalfDepth = torso.halfDepth
+                report(track.tracker.add(front: sample.front, atNanos: sample.nanos, direction: direction, frame: frame,
+                                         occupancy: occupancy, jumpLimit: jumpLimit(torso)), into: &result)
+            }
+            // The centre at its row's instant, and the front brought to it.
+            let centreNanos = rowNanos(min(height - 1, max(0, Int(torso.centroidY))), frame: frame)
+            track.centre.add(centre: torso.centroidX,
+                             front: sample.map { $0.front - velocity * Double($0.nanos - centreNanos) / 1e9 },
+                             atNanos: centreNanos)
+            reportCentreCrossing(of: track, direction: direction, sequence: frame.sequence,
+                                 frameNanos: frame.timestampNanos, occupancy: occupancy, final: false, into: &result)
         }
+    }
+
+    /// The track's crossing from its centre (`CentreCrossing`) if its fronts
+    /// did not time it; the fronts then do not time it again.
+    private func reportCentreCrossing(of track: PrecisionTrack, direction: CrossingDirection?, sequence: UInt32,
+                                      frameNanos: Int64, occupancy: Double, final: Bool,
+                                      into result: inout DetectedCrossing?) {
+        guard let direction else { return }
+        let tracker = track.tracker
+        guard let crossing = track.centre.check(direction: direction, gateX: gateX, crossings: tracker.crossings,
+                                                armed: tracker.isArmed, pending: tracker.hasPendingCrossing,
+                                                minSpeed: tracker.settings.minVelocityPixelsPerSecond,
+                                                sequence: sequence, frameNanos: frameNanos, occupancy: occupancy,
+                                                final: final) else { return }
+        tracker.noteCrossing(atNanos: crossing.timeNanos)
+        report(crossing, into: &result)
     }
 
     /// The active track followed through the most frames that has not been
@@ -1764,14 +1834,21 @@ final class PrecisionTrack {
     private var oldest = 0
     private(set) var remembered = 0
 
+    /// The crossing from the torso's centre where its fronts give none.
+    let centre: CentreCrossing
+
     init(tracker: FrontTracker) {
         self.tracker = tracker
+        centre = CentreCrossing(capacity: PrecisionTrack.centreCapacity, workWidth: tracker.workWidth)
         backlogCapacity = tracker.settings.fitSamples
         backlog = .allocate(capacity: backlogCapacity)
         backlog.initialize(repeating: Remembered(), count: backlogCapacity)
     }
 
     deinit { backlog.deallocate() }
+
+    /// Frames of centres kept: `CentreCrossing`'s half second at 240 fps and more.
+    static let centreCapacity = 160
 
     /// The `k`-th oldest of the frames remembered.
     func rememberedFrame(_ k: Int) -> Remembered { backlog[(oldest + k) % backlogCapacity] }
@@ -1795,6 +1872,7 @@ final class PrecisionTrack {
     func start(centroidX: Double, centroidY: Double, rows: ClosedRange<Int>) {
         self.rows = rows
         tracker.reset()
+        centre.reset()
         active = true
         self.centroidX = centroidX
         self.centroidY = centroidY
@@ -1887,5 +1965,6 @@ final class PrecisionTrack {
     func end() {
         active = false
         tracker.reset()
+        centre.reset()
     }
 }

@@ -137,6 +137,23 @@ struct CapturedRun {
     /// The frame picture is the frame nearest the crossing instant, not the
     /// frame the detector reported it in (its postroll: frames later, the
     /// runner far past the line at 30 fps).
+    /// A clip that ends two frames after the torso reached the line: the
+    /// crossing waits for three samples past it (the postroll) that never
+    /// come, and is timed at the clip's end with the two there are.
+    @Test func aClipEndingJustPastTheLineStillTimesItsRunner() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clip = try RenderedClip.oneRunner(path: dir.path + "/clip.y4m", seconds: 111.0 / 120)
+        let run = try CapturedRun(["replay", clip.path, "--readout-ms", "8", "--exposure-ms", "1", "--json"], in: dir)
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = try run.jsonLines()
+        let crossings = lines.filter { $0["crossingTimeNanos"] != nil }
+        try #require(crossings.count == 1, "\(run.output)")
+        let time = try #require(crossings[0]["crossingTimeNanos"] as? Int64)
+        #expect(abs(time - clip.truthNanos[0]) <= 1_500_000, "error \(Double(time - clip.truthNanos[0]) / 1e6) ms")
+        #expect(lines.last?["crossings"] as? Int == 1)
+    }
+
     @Test func theFramePictureIsTheFrameNearestTheCrossing() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
