@@ -117,8 +117,10 @@ final class CentreCrossing {
     ///
     /// `crossings`: how many the track's front tracker has timed;
     /// `armed`: it would time one now; `pending`: it waits for its postroll.
+    /// `depth`: the torso's (work pixels); the centre's estimate must be
+    /// past the line by that much when the crossing is timed.
     func check(direction: CrossingDirection, gateX: Double, crossings: Int, armed: Bool, pending: Bool,
-               minSpeed: Double, sequence: UInt32, frameNanos: Int64, occupancy: Double,
+               minSpeed: Double, depth: Double, sequence: UInt32, frameNanos: Int64, occupancy: Double,
                final: Bool = false) -> DetectedCrossing? {
         guard count > 0 else { return nil }
         let sign = direction == .leftToRight ? 1.0 : -1.0
@@ -131,8 +133,9 @@ final class CentreCrossing {
             guard !pending || final else { return nil }
             guard final || Double(nanos[newest] - candidate) / 1e9 >= CentreCrossing.waitSeconds else { return nil }
             candidateNanos = nil
-            // Still past the line: a torso swaying at the line is no crossing.
-            guard (centres[newest] + candidateOffset.median - gateX) * sign > 0 else { return nil }
+            // Still past the line, by the torso's depth: a torso swaying at
+            // the line (a standing start) and turning is no crossing.
+            guard (centres[newest] + candidateOffset.median - gateX) * sign > depth else { return nil }
             return timed(offset: candidateOffset, gateX: gateX, sign: sign, minSpeed: minSpeed, near: candidate)
         }
         guard !final, let offset = offset() else { return nil }
