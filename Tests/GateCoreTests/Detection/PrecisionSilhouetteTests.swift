@@ -94,6 +94,47 @@ import Testing
         #expect(filled[0 * width + 3] == 0 && filled[3 * width + 7] == 0, "outside the box: untouched")
     }
 
+    /// A body 48 rows tall (a large hole: 4 rows and columns; its upper
+    /// third: rows 0-15) with two holes: a large one (5 x 5, rows `top` to
+    /// `top` + 4) and a small one (3 x 3, rows 30-32). `departure` says how
+    /// far each hole pixel departs from the scene.
+    static func twoHoles(top: Int = 10, departure: (_ x: Int, _ y: Int) -> Int) -> [UInt8] {
+        let width = 12, height = 48
+        var mask = [UInt8](repeating: 2, count: width * height)
+        for y in top...(top + 4) { for x in 3...7 { mask[y * width + x] = 0 } }
+        for y in 30...32 { for x in 4...6 { mask[y * width + x] = 0 } }
+        let holes = PrecisionHoles(width: width, height: height)
+        mask.withUnsafeMutableBufferPointer {
+            holes.fill($0.baseAddress!, stride: width, value: 2, x0: 0, x1: width - 1, y0: 0, y1: height - 1) { i, y in
+                (departure: departure(i % width, y), threshold: 12)
+            }
+        }
+        return mask
+    }
+
+    @Test func aLargeHoleOfTheSceneStaysOpen() {
+        // The scene itself (noise about it): a forearm raised to the head encloses it.
+        let noise = [3, -2, 0, 1, -3, 2, -1]
+        let open = Self.twoHoles { x, y in noise[(x + 3 * y) % noise.count] }
+        #expect(open[12 * 12 + 5] == 0 && open[10 * 12 + 3] == 0, "the large hole is left open")
+        #expect(open[31 * 12 + 5] == 2, "a small hole is filled whatever lies in it (a limb across the torso)")
+        // Its edge pixels (beside the body) lean towards it; only the inner ones count.
+        let leaning = Self.twoHoles { x, y in x == 3 || x == 7 || y == 10 || y == 14 ? 12 : 0 }
+        #expect(leaning[12 * 12 + 5] == 0)
+        // Ending below the upper third (row 16 on): across the chest, filled
+        // as camouflage whatever the background says (it may hold a ghost).
+        let lower = Self.twoHoles(top: 12) { x, y in noise[(x + 3 * y) % noise.count] }
+        #expect(lower[14 * 12 + 5] == 2)
+    }
+
+    @Test func aLargeHoleThatDepartsFromTheSceneIsFilled() {
+        // A camouflaged part: every pixel a third of the threshold off the scene, the same way.
+        let filled = Self.twoHoles { _, _ in 4 }
+        #expect(filled[12 * 12 + 5] == 2 && filled[10 * 12 + 3] == 2 && filled[31 * 12 + 5] == 2)
+        let below = Self.twoHoles { _, _ in 3 }
+        #expect(below[12 * 12 + 5] == 0)
+    }
+
     @Test(arguments: [0.3, 0.55, 0.8])
     func holesAreThoseAFloodFromTheBorderFinds(fill: Double) {
         let width = 40, height = 30
