@@ -105,9 +105,9 @@ final class CentreCrossing {
             k -= 1
         }
         guard n >= CentreCrossing.fewestOffsets else { return nil }
-        let median = CentreCrossing.median(scratch, count: n)
+        let median = FrontTracker.median(scratch, count: n)
         for k in 0..<n { scratch[k] = (scratch[k] - median).magnitude }
-        return (median, 1.4826 * CentreCrossing.median(scratch, count: n))
+        return (median, 1.4826 * FrontTracker.median(scratch, count: n))
     }
 
     /// After this frame's `add` and the front tracker's: a crossing when a
@@ -190,16 +190,5 @@ final class CentreCrossing {
             velocityWidthsPerSecond: slope / Double(workWidth),
             uncertaintyMs: variance.squareRoot() / (slope * sign) * 1000,
             occupancyAtTrigger: candidateOccupancy)
-    }
-
-    /// The median of `count` values (reordered), by insertion sort.
-    private static func median(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
-        for i in 1..<max(1, count) {
-            let v = values[i]
-            var j = i - 1
-            while j >= 0 && values[j] > v { values[j + 1] = values[j]; j -= 1 }
-            values[j + 1] = v
-        }
-        return count % 2 == 1 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2
     }
 }

@@ -627,8 +627,8 @@ final class FrontTracker {
         return FrontTracker.median(residuals, count: count)
     }
 
-    /// The median of `count` values (reordered), by insertion sort: a handful.
-    private static func median(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
+    /// The median of `count` values (at least one; reordered), by insertion sort: a handful.
+    static func median(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
         for i in 1..<count {
             let v = values[i]
             var j = i - 1
