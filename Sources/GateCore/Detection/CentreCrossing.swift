@@ -154,41 +154,33 @@ final class CentreCrossing {
     }
 
     /// The crossing of the line through the centres within `fitSeconds` of
-    /// `near`, moved forward by the offset.
+    /// `near`, moved forward by the offset; its uncertainty is the front
+    /// tracker's (`FrontTracker.uncertaintySeconds`) with the offset's spread.
     private func timed(offset: (median: Double, spread: Double), gateX: Double, sign: Double, minSpeed: Double,
                        near: Int64) -> DetectedCrossing? {
-        var n = 0.0, st = 0.0, sx = 0.0, stt = 0.0, stx = 0.0, sxx = 0.0
+        var sums = LineSums()
         for k in 0..<count {
             let i = slot(k)
             let t = Double(nanos[i] - near) / 1e9
             guard t.magnitude <= CentreCrossing.fitSeconds else { continue }
-            let x = centres[i] + offset.median - gateX
-            n += 1; st += t; sx += x; stt += t * t; stx += t * x; sxx += x * x
+            sums.add(t, centres[i] + offset.median - gateX)
         }
-        guard n >= 4 else { return nil }
-        let ctt = stt - st * st / n, ctx = stx - st * sx / n, cxx = sxx - sx * sx / n
-        guard ctt > 0 else { return nil }
-        let slope = ctx / ctt
-        guard slope * sign >= minSpeed else { return nil }
-        let intercept = sx / n - slope * st / n
-        let root = -intercept / slope
+        guard let line = sums.fit(), line.count >= 4, line.slope * sign >= minSpeed else { return nil }
+        let root = -line.intercept / line.slope
         // Within the samples' span (a quarter of it beyond): no line carried far.
         guard root.magnitude <= 1.25 * CentreCrossing.fitSeconds else { return nil }
         let timeNanos = near + Int64((root * 1e9).rounded())
-        // The line's scatter over its samples, the offset's spread, and the
-        // front's own error (`FrontTracker.frontModelPixels`), over the speed.
-        let residual = max(0, cxx - slope * ctx) / max(1, n - 2)
-        let away = root - st / n
-        let variance = residual * (1 / n + away * away / ctt) + offset.spread * offset.spread
-            + FrontTracker.frontModelPixels * FrontTracker.frontModelPixels
+        let uncertaintySeconds = FrontTracker.uncertaintySeconds(scatter: line.residualVariance, of: line, at: root,
+                                                                 speed: line.slope * sign,
+                                                                 other: offset.spread * offset.spread)
         return DetectedCrossing(
             timeNanos: timeNanos,
             frameIndex: candidateSequence,
             interpolationOffsetMs: Double(timeNanos - candidateFrameNanos) / 1e6,
             direction: sign > 0 ? .leftToRight : .rightToLeft,
-            velocityWorkPixelsPerSecond: slope,
-            velocityWidthsPerSecond: slope / Double(workWidth),
-            uncertaintyMs: variance.squareRoot() / (slope * sign) * 1000,
+            velocityWorkPixelsPerSecond: line.slope,
+            velocityWidthsPerSecond: line.slope / Double(workWidth),
+            uncertaintyMs: uncertaintySeconds * 1000,
             occupancyAtTrigger: candidateOccupancy)
     }
 }

@@ -164,7 +164,7 @@ final class FrontTracker {
         crossings += 1
         heldJump = nil
         // Residual scatter plus a pixel's quantization.
-        let uncertaintySeconds = uncertaintySeconds(scatter: fit.residualVariance + 1.0 / 12.0, of: fit,
+        let uncertaintySeconds = FrontTracker.uncertaintySeconds(scatter: fit.residualVariance + 1.0 / 12.0, of: fit,
                                                     at: crossingSeconds, speed: fit.slope * sign)
         return DetectedCrossing(
             timeNanos: crossingNanos,
@@ -199,11 +199,11 @@ final class FrontTracker {
     /// over a gap (no front for a dozen frames at the line) or back from
     /// the fronts after it less well, by the square of its distance from
     /// their centre against their spread; on top of that the front's own
-    /// error, the same in every sample (`frontModelPixels`).
-    private func uncertaintySeconds(scatter: Double, of line: LineFit, at crossingSeconds: Double,
-                                    speed: Double) -> Double {
-        let away = crossingSeconds - line.meanSeconds
-        let variance = scatter * (1 / Double(line.count) + away * away / line.spread)
+    /// error, the same in every sample (`frontModelPixels`), and `other`
+    /// (variance, work pixels squared) if the front was estimated otherwise.
+    static func uncertaintySeconds(scatter: Double, of line: LineFit, at crossingSeconds: Double,
+                                   speed: Double, other: Double = 0) -> Double {
+        let variance = line.variance(at: crossingSeconds, scatter: scatter) + other
             + FrontTracker.frontModelPixels * FrontTracker.frontModelPixels
         return variance.squareRoot() / speed
     }
@@ -468,7 +468,7 @@ final class FrontTracker {
         crossings += 1
         heldJump = nil
         // Residual scatter, at least a twentieth of a pixel.
-        let uncertaintySeconds = uncertaintySeconds(scatter: max(residualVariance, 0.0025), of: line,
+        let uncertaintySeconds = FrontTracker.uncertaintySeconds(scatter: max(residualVariance, 0.0025), of: line,
                                                     at: crossingSeconds, speed: slope * sign)
         return DetectedCrossing(
             timeNanos: crossingNanos,
@@ -695,36 +695,15 @@ final class FrontTracker {
                              residualVariance: sse / Double(max(1, used - 3)))
     }
 
-    /// `meanSeconds` and `spread` (the sum of squared deviations of the
-    /// samples' times from it) say how far from its samples' centre a point
-    /// of the line is known less well.
-    struct LineFit {
-        var intercept: Double; var slope: Double; var residualVariance: Double; var count: Int
-        var meanSeconds: Double; var spread: Double
-    }
-
     /// Least squares front = intercept + slope x t over the kept samples,
     /// or over the `newest` samples only (nil when they have no spread in time).
-    /// One pass of sums about the first sample's time and front (a few
-    /// tenths of a second and a few pixels: nothing cancels).
     private func fitLine(newest: Int? = nil) -> LineFit? {
-        var n = 0.0
-        var t0 = 0.0, f0 = 0.0
-        var st = 0.0, sf = 0.0, stt = 0.0, stf = 0.0, sff = 0.0
+        var sums = LineSums()
         for k in 0..<(newest ?? count) {
             let i = newest != nil ? slot(count - 1 - k) : k
             guard newest != nil || included[i] else { continue }
-            if n == 0 { t0 = times[i]; f0 = fronts[i] }
-            let t = times[i] - t0, f = fronts[i] - f0
-            n += 1; st += t; sf += f; stt += t * t; stf += t * f; sff += f * f
+            sums.add(times[i], fronts[i])
         }
-        guard n > 0 else { return nil }
-        let ctt = stt - st * st / n, ctf = stf - st * sf / n, cff = sff - sf * sf / n
-        guard ctt > 0 else { return nil }
-        let slope = ctf / ctt
-        let intercept = f0 + sf / n - slope * (t0 + st / n)
-        let sse = max(0, cff - slope * ctf)
-        return LineFit(intercept: intercept, slope: slope, residualVariance: sse / max(1, n - 2), count: Int(n),
-                       meanSeconds: t0 + st / n, spread: ctt)
+        return sums.fit()
     }
 }

@@ -1333,8 +1333,8 @@ public final class PrecisionDetector {
         guard let crossing = track.centre.check(direction: direction, gateX: gateX, crossings: tracker.crossings,
                                                 armed: tracker.isArmed, pending: tracker.hasPendingCrossing,
                                                 minSpeed: tracker.settings.minVelocityPixelsPerSecond,
-                                                depth: 2 * track.halfDepth, sequence: sequence, frameNanos: frameNanos, occupancy: occupancy,
-                                                final: final) else { return }
+                                                depth: 2 * track.halfDepth, sequence: sequence, frameNanos: frameNanos,
+                                                occupancy: occupancy, final: final) else { return }
         tracker.noteCrossing(atNanos: crossing.timeNanos)
         report(crossing, into: &result)
     }
