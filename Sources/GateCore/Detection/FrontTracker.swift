@@ -159,13 +159,10 @@ final class FrontTracker {
         let crossingSeconds = (gateX - fit.intercept) / fit.slope
         let crossingNanos = baseNanos + Int64((crossingSeconds * 1e9).rounded())
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
-        rearmed = false
-        lastCrossingNanos = crossingNanos
-        crossings += 1
-        heldJump = nil
+        markCrossed(atNanos: crossingNanos)
         // Residual scatter plus a pixel's quantization.
         let uncertaintySeconds = FrontTracker.uncertaintySeconds(scatter: fit.residualVariance + 1.0 / 12.0, of: fit,
-                                                    at: crossingSeconds, speed: fit.slope * sign)
+                                                                 at: crossingSeconds, speed: fit.slope * sign)
         return DetectedCrossing(
             timeNanos: crossingNanos,
             frameIndex: frame.sequence,
@@ -307,7 +304,7 @@ final class FrontTracker {
         // without); an accelerating runner at 30 fps 3.0 -> 0.2 ms, one at
         // 120 fps 2.9 -> 0.3 ms, one at 60 fps worse, 2.9 -> 4.9 ms.
         let since = seconds - first
-        if (front - (path.intercept + path.slope * seconds)) * sign > limit * (1 + 50 * since * since) {
+        if (front - path.value(at: seconds)) * sign > limit * (1 + 50 * since * since) {
             jumpIndex = next
             jumpVelocity = path.slope
             jumpOldPath = path
@@ -354,7 +351,7 @@ final class FrontTracker {
         }
         let sign = direction == .leftToRight ? 1.0 : -1.0
         let jumped = held.front + held.speed * (seconds - held.time)
-        let old = held.oldPath.intercept + held.oldPath.slope * seconds
+        let old = held.oldPath.value(at: seconds)
         let since = seconds - held.oldFirst
         guard (jumped - front) * sign > limit,
               (front - old).magnitude <= limit * (1 + 50 * since * since) else { return }
@@ -378,6 +375,11 @@ final class FrontTracker {
     /// fronts do not time it again, and the gate rearms as after one of theirs.
     func noteCrossing(atNanos nanos: Int64) {
         pendingLeft = 0
+        markCrossed(atNanos: nanos)
+    }
+
+    /// A crossing at `nanos` is timed: the gate waits to rearm, a jump's trial ends.
+    private func markCrossed(atNanos nanos: Int64) {
         rearmed = false
         lastCrossingNanos = nanos
         crossings += 1
@@ -463,13 +465,10 @@ final class FrontTracker {
         guard slope * sign >= settings.minVelocityPixelsPerSecond else { return nil }
         let crossingNanos = baseNanos + Int64((crossingSeconds * 1e9).rounded())
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
-        rearmed = false
-        lastCrossingNanos = crossingNanos
-        crossings += 1
-        heldJump = nil
+        markCrossed(atNanos: crossingNanos)
         // Residual scatter, at least a twentieth of a pixel.
         let uncertaintySeconds = FrontTracker.uncertaintySeconds(scatter: max(residualVariance, 0.0025), of: line,
-                                                    at: crossingSeconds, speed: slope * sign)
+                                                                 at: crossingSeconds, speed: slope * sign)
         return DetectedCrossing(
             timeNanos: crossingNanos,
             frameIndex: pendingFrame,

@@ -32,6 +32,9 @@ struct LineFit {
     var intercept: Double; var slope: Double; var residualVariance: Double; var count: Int
     var meanSeconds: Double; var spread: Double
 
+    @inline(__always)
+    func value(at seconds: Double) -> Double { intercept + slope * seconds }
+
     /// The variance of the line's value at `seconds` for points scattered
     /// by `scatter` (variance) about it: the scatter over their number, and
     /// more by the square of the distance from their centre against their spread.
