@@ -124,6 +124,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             if ready.contains(.camera) { try handleFrames() }
             if ready.contains(.scenarioEnd) { break loop }
         }
+        try timeWhatTheDetectorHolds()
         session.stop()
         let endRecord = SessionEndRecord(sessionId: log.sessionId, laps: session.lapCount, reason: end.reason,
                                          timestamp: platform.wallClockMillis)
@@ -155,6 +156,19 @@ public struct BoxLoop<Platform: GatePlatform> {
         let crossing = detector.process(frame)
         try platform.camera.requeue()
         if let crossing { try handle(crossing) }
+    }
+
+    /// The session ends (a stop signal, a reload, the scenario's end) while
+    /// the detector still holds a crossing: a runner just past the line
+    /// whose postroll frames have not all come, or a torso timed from its
+    /// centre once it leaves. It is timed now, as `ts-gate replay` does at a
+    /// file's end, and recorded before the session's end record: stopping
+    /// the box a few frames after a runner crossed must not lose that time.
+    /// Runs once per session, so collecting into an array here is fine.
+    private mutating func timeWhatTheDetectorHolds() throws(GateError) {
+        var held: [DetectedCrossing] = []
+        detector.finish { held.append($0) }
+        for crossing in held { try handle(crossing) }
     }
 
     /// The camera went away (unplugged, driver gone): the gate cannot time,

@@ -1,0 +1,42 @@
+import Testing
+import GateCore
+import GateDevices
+import GateSim
+@testable import GateBox
+
+/// The loop itself, on the simulated platform with a scenario cut short.
+@Suite struct BoxLoopTests {
+    /// A session that ends (here the scenario; on the box a stop signal or
+    /// a reload takes the same path) a frame after the last runner's torso
+    /// reached the line: the detector still waits for that crossing's
+    /// postroll frames. It is timed and recorded all the same, before the
+    /// end record.
+    @Test func aSessionEndingJustAfterACrossingStillRecordsIt() throws {
+        var options = SimulationOptions()
+        options.seed = 4; options.runs = 1; options.fps = 120; options.lapMetres = 12
+        var scenario = Scenario(options: options)
+        let last = try #require(scenario.truthNanos.last)
+        scenario.endNanos = last + 1_000_000_000 / Int64(options.fps) + 2_000_000
+
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let log = try ResultsStore(dataDirectory: dir.path).createSession()
+        defer { log.close() }
+        let sink = try FileDescriptor.open(dir.path + "/console.txt", [.writeOnly, .create, .truncate])
+        defer { sink.close() }
+        let console = Console(output: sink, errors: sink)
+        let platform = SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: console)
+        var detector = DetectorSettings()
+        detector.gatePosition = options.gatePosition
+        let configuration = BoxConfiguration(detector: detector, viewWidthMetres: options.viewWidthMetres,
+                                             deviceId: "test", simulated: true, seed: options.seed)
+        var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
+        defer { loop.platform.release() }
+
+        #expect(try loop.run() == .completed)
+        #expect(loop.records.map(\.truthCrossingTimeNanos) == scenario.truthNanos.map { Optional($0) })
+        let lastRecord = try #require(loop.records.last)
+        #expect(abs(Double(lastRecord.crossingTimeNanos - last) / 1e6) < 1.5)
+        #expect(loop.endRecord?.laps == options.runs)
+    }
+}
