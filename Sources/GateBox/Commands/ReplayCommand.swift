@@ -215,17 +215,22 @@ final class ReplayPictures {
 
     /// Frames kept for the frame picture. Both modes run one engine
     /// (`PrecisionDetector`, whose `FrontTracker` fits a crossing from
-    /// `precisionSamplesBefore + 1 + precisionPostroll` fronts, 8 by
-    /// default) and report when the `precisionPostroll`-th sample past the
-    /// line comes in: the crossing lies between the last sample before the
-    /// line and the first at or past it, in the last `precisionPostroll + 2`
-    /// frames (5) when every frame gives a sample. The fit's span (8) covers
-    /// a crossing found in the fronts replayed once a track's direction is
+    /// `precisionSamplesBefore` fronts and more before the line, the first
+    /// at or past it, and a postroll after it) and report when the postroll
+    /// has come in: `precisionPostroll` samples and those of
+    /// `precisionPostrollNanos` (at `fps`, up to `precisionMaxPostroll`).
+    /// The crossing lies between the last sample before the line and the
+    /// first at or past it, in the last postroll + 2 frames when every
+    /// frame gives a sample. `precisionSamplesBefore + 1` more cover a
+    /// crossing found in the fronts replayed once a track's direction is
     /// clear; 4 more frames cover frames without a sample (a limb across
-    /// the torso: a track outlives at least 2 in a row). 12 frames of
-    /// 1920x1080, the largest clip replay takes, are 25 MB.
-    static func ringFrames(_ settings: DetectorSettings) -> Int {
-        settings.precisionSamplesBefore + 1 + settings.precisionPostroll + 4
+    /// the torso: a track outlives at least 2 in a row). At 30 fps 14
+    /// frames; at 240 fps 45, of 1920x1080 (the largest clip replay takes)
+    /// 93 MB.
+    static func ringFrames(_ settings: DetectorSettings, fps: Double) -> Int {
+        let postrollFrames = Int((Double(settings.precisionPostrollNanos) / 1e9 * fps).rounded(.up))
+        let postroll = max(settings.precisionPostroll, min(settings.precisionMaxPostroll, postrollFrames))
+        return settings.precisionSamplesBefore + 1 + postroll + 4
     }
 
     init(directory: String, header: Y4MHeader, gatePosition: Double, settings: DetectorSettings) {
@@ -235,7 +240,7 @@ final class ReplayPictures {
                                   frameRate: header.frameRate)
         width = header.width
         height = header.height
-        capacity = max(1, ReplayPictures.ringFrames(settings))
+        capacity = max(1, ReplayPictures.ringFrames(settings, fps: header.frameRate.framesPerSecond))
         planes = .allocate(capacity: capacity * width * height)
         planes.initialize(repeating: 0, count: capacity * width * height)
         slotFrames = .allocate(capacity: capacity)

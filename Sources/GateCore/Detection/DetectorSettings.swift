@@ -60,11 +60,17 @@ public struct DetectorSettings: Equatable {
     public var precisionSamplesBefore = 4
     public var precisionPostroll = 3
     /// ... and every sample of this long before the line, up to
-    /// `precisionMaxSamplesBefore` (at 120 and 240 fps four samples are a
-    /// few milliseconds, and a limb or a shadow across the front for a few
-    /// frames would be most of them).
-    public var precisionFitSpanNanos: Int64 = 100_000_000
-    public var precisionMaxSamplesBefore = 24
+    /// `precisionMaxSamplesBefore` (150 ms at 240 fps: at 120 and 240 fps
+    /// four samples are a few milliseconds, and a limb or a shadow across
+    /// the front for a few frames would be most of them) ...
+    public var precisionFitSpanNanos: Int64 = 150_000_000
+    public var precisionMaxSamplesBefore = 36
+    /// ... and as long after it: every sample of this long from the first
+    /// at or past the line, up to `precisionMaxPostroll` (150 ms at 240
+    /// fps). A limb across the front lasts as long at any frame rate; three
+    /// samples past the line, 12 ms at 240 fps, were often all of it.
+    public var precisionPostrollNanos: Int64 = 150_000_000
+    public var precisionMaxPostroll = 36
     /// Slowest torso front timed, in frame widths per second.
     public var precisionMinSpeedWidthsPerSecond = 0.1
 

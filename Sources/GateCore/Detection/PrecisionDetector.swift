@@ -46,7 +46,8 @@
 ///    the rolling shutter's row times; the sample is taken at that row's
 ///    exposure instant;
 /// 8. per tracked torso, `FrontTracker` with a postroll: when the front
-///    passes the gate line it waits for `precisionPostroll` more samples,
+///    passes the gate line it waits for `precisionPostroll` more samples
+///    and those of `precisionPostrollNanos`,
 ///    takes those of the last `precisionFitSpanNanos` before the line (at
 ///    least `precisionSamplesBefore`), leaves out the samples off the
 ///    others' curve, and times the crossing from a quadratic through the
@@ -311,14 +312,16 @@ public final class PrecisionDetector {
 
         var trackerSettings = settings
         trackerSettings.fitSamples = max(settings.precisionSamplesBefore, settings.precisionMaxSamplesBefore) + 1
-            + settings.precisionPostroll
+            + max(settings.precisionPostroll, settings.precisionMaxPostroll)
         trackerSettings.minVelocityPixelsPerSecond = settings.precisionMinSpeedWidthsPerSecond * Double(image.width)
         var list: [PrecisionTrack] = []
         for _ in 0..<PrecisionDetector.maxCandidates {
             list.append(PrecisionTrack(tracker: FrontTracker(settings: trackerSettings, workWidth: image.width, gateX: gateX,
                                                               postroll: settings.precisionPostroll,
                                                               samplesBefore: settings.precisionSamplesBefore,
-                                                              fitSpanNanos: settings.precisionFitSpanNanos)))
+                                                              fitSpanNanos: settings.precisionFitSpanNanos,
+                                                              postrollNanos: settings.precisionPostrollNanos,
+                                                              maxPostroll: settings.precisionMaxPostroll)))
         }
         tracks = list
         provisional = learning == .calibration

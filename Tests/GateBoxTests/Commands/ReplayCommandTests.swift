@@ -226,7 +226,8 @@ struct CapturedRun {
     @Test func theFramePictureComesFromTheRingOfRecentFrames() {
         let header = Y4MHeader(width: 16, height: 16, frameRate: FrameRate(numerator: 30, denominator: 1), colourSpace: .mono)
         let pictures = ReplayPictures(directory: "unused", header: header, gatePosition: 0.5, settings: DetectorSettings())
-        #expect(pictures.capacity == 12)
+        // 4 + 1 + 5 (150 ms at 30 fps) + 4.
+        #expect(pictures.capacity == 14)
         let plane = [UInt8](repeating: 0, count: 16 * 16)
         for k in 0..<20 {
             plane.withUnsafeBufferPointer {
@@ -237,7 +238,7 @@ struct CapturedRun {
         }
         #expect(pictures.frameImageIndex(crossingNanos: header.frameRate.timestampNanos(frame: 15) + 16_000_000) == 15)
         #expect(pictures.frameImageIndex(crossingNanos: header.frameRate.timestampNanos(frame: 15) + 17_000_000) == 16)
-        #expect(pictures.frameImageIndex(crossingNanos: 0) == 8)
+        #expect(pictures.frameImageIndex(crossingNanos: 0) == 6)
         #expect(pictures.frameImageIndex(crossingNanos: 2_000_000_000) == 19)
     }
 

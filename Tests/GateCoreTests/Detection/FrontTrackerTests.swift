@@ -37,23 +37,36 @@ import Testing
                     jumpLimit: 3.5, front: front)
     }
 
-    /// As the detectors set it up: at least 4 samples before the line and
-    /// every one of the last 100 ms, up to 24; 3 after. A front at 360 px/s
-    /// (1.5 px a frame at 240 fps) reaching the gate 0.4 of a frame after
-    /// frame `crossingFrame`; `front(i, truth)` as in `errorsMs`.
-    static func windowErrorsMs(fps: Double, frames: Int, crossingFrame: Int,
-                               front: (Int, Double) -> Double?) -> [Double] {
+    /// A tracker as the detectors set it up (`DetectorSettings`' defaults,
+    /// work width 320): at least 4 samples before the line and every one
+    /// of the last 150 ms, up to 36; after it 3, and every one of
+    /// `postrollNanos` (default 150 ms), up to 36.
+    static func detectorTracker(gateX: Double, postrollNanos: Int64? = nil, fitSpanNanos: Int64? = nil) -> FrontTracker {
         var settings = DetectorSettings()
-        settings.fitSamples = 24 + 1 + 3
-        settings.minVelocityPixelsPerSecond = 32
-        let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: gateX, postroll: 3, samplesBefore: 4,
-                                   fitSpanNanos: 100_000_000)
+        settings.fitSamples = max(settings.precisionSamplesBefore, settings.precisionMaxSamplesBefore) + 1
+            + max(settings.precisionPostroll, settings.precisionMaxPostroll)
+        settings.minVelocityPixelsPerSecond = settings.precisionMinSpeedWidthsPerSecond * 320
+        return FrontTracker(settings: settings, workWidth: 320, gateX: gateX, postroll: settings.precisionPostroll,
+                            samplesBefore: settings.precisionSamplesBefore,
+                            fitSpanNanos: fitSpanNanos ?? settings.precisionFitSpanNanos,
+                            postrollNanos: postrollNanos ?? settings.precisionPostrollNanos,
+                            maxPostroll: settings.precisionMaxPostroll)
+    }
+
+    /// `detectorTracker`'s errors for a front at 360 px/s (1.5 px a frame
+    /// at 240 fps) reaching the gate 0.4 of a frame after frame
+    /// `crossingFrame`; `front(i, truth)` as in `errorsMs`.
+    static func windowErrorsMs(fps: Double, frames: Int, crossingFrame: Int, postrollNanos: Int64? = nil,
+                               front: (Int, Double) -> Double?) -> [Double] {
+        let tracker = detectorTracker(gateX: gateX, postrollNanos: postrollNanos)
         let crossing = (Double(crossingFrame) + 0.4) / fps
         return feed(tracker, fps: fps, frames: frames, crossingSeconds: crossing, truth: { gateX + 360 * ($0 - crossing) },
                     jumpLimit: 4, front: front).map(\.errorMs)
     }
 
-    /// The crossings' errors (ms) and the uncertainties they report.
+    /// The crossings' errors (ms) and the uncertainties they report. The
+    /// track ends after the last frame: a crossing still waiting for its
+    /// postroll is timed then, as the detector does.
     static func feed(_ tracker: FrontTracker, fps: Double, frames: Int, crossingSeconds: Double,
                      truth: (Double) -> Double, jumpLimit: Double,
                      front: (Int, Double) -> Double?) -> [(errorMs: Double, uncertaintyMs: Double)] {
@@ -71,6 +84,9 @@ import Testing
                 found.append(((Double(c.timeNanos) / 1e9 - crossingSeconds) * 1000, c.uncertaintyMs))
             }
         }
+        if let c = tracker.flushPending() {
+            found.append(((Double(c.timeNanos) / 1e9 - crossingSeconds) * 1000, c.uncertaintyMs))
+        }
         return found
     }
 
@@ -84,12 +100,31 @@ import Testing
     func aFrontHeldBackAtTheLineIsTimedByTheSamplesBefore(fps: Double) throws {
         let lag = [nil, nil, 6.5, 5.0, 4.1, 2.6, 1.6, 1.0, 1.3, 0.8]
         let start = 36
-        let errors = Self.windowErrorsMs(fps: fps, frames: 60, crossingFrame: 40) { i, f in
+        let errors = Self.windowErrorsMs(fps: fps, frames: 90, crossingFrame: 40) { i, f in
             guard i >= start && i < start + lag.count else { return f }
             return lag[i - start].map { f - $0 }
         }
         #expect(errors.count == 1)
         #expect(try #require(errors.first).magnitude < 1000 / fps / 4, "errors \(errors) ms")
+    }
+
+    /// A flying runner at 30 fps whose measured front is off its path in
+    /// the four frames about the line, by as much as an arm of the shirt's
+    /// colour moved it in a second renderer's clip (2.4 px behind, then
+    /// 3.6, 2.7 and 2.1 ahead). Four samples before the line and three
+    /// after, four of the seven were off: the outlier test kept them and
+    /// left the good ones out, 9.5 ms early (12 in that clip). With the
+    /// postroll as long as the span before the line, the good ones
+    /// outnumber them.
+    @Test(arguments: [(nil as Int64?, true), (0, false)])
+    func fourFramesOffAtTheLineAreOutnumbered(postrollNanos: Int64?, timed: Bool) throws {
+        let off: [Int: Double] = [14: -2.43, 15: 3.62, 16: 2.69, 17: 2.09]
+        let errors = Self.windowErrorsMs(fps: 30, frames: 30, crossingFrame: 15, postrollNanos: postrollNanos) { i, f in
+            f + (off[i] ?? 0)
+        }
+        #expect(errors.count == 1)
+        let error = try #require(errors.first)
+        #expect((error.magnitude < 1) == timed, "error \(error) ms")
     }
 
     /// A runner crosses at 0.2 s; from 0.35 s the track follows another
@@ -100,11 +135,7 @@ import Testing
     /// timed. Only 6 px behind (a runner swaying at the line), it does not.
     @Test(arguments: [(30.0, 2), (6.0, 1)])
     func aTorsoBackBehindTheLineRearmsTheGate(behind: Double, expected: Int) throws {
-        var settings = DetectorSettings()
-        settings.fitSamples = 24 + 1 + 3
-        settings.minVelocityPixelsPerSecond = 32
-        let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: Self.gateX, postroll: 3, samplesBefore: 4,
-                                   fitSpanNanos: 100_000_000)
+        let tracker = Self.detectorTracker(gateX: Self.gateX)
         // The second runner's start: `behind` px covered in 0.25 s at a constant acceleration.
         let acceleration = 2 * behind / (0.25 * 0.25)
         let truth = { (t: Double) -> Double in
@@ -138,7 +169,7 @@ import Testing
     /// carried on from the sleeve's, 5.6 ms early. The postroll runs again
     /// until samples past the line are kept.
     @Test func aCrossingWaitsForTheTorsoPastTheLine() throws {
-        let errors = Self.windowErrorsMs(fps: 240, frames: 70, crossingFrame: 40) { i, f in i <= 36 ? f + 2 : f }
+        let errors = Self.windowErrorsMs(fps: 240, frames: 90, crossingFrame: 40) { i, f in i <= 36 ? f + 2 : f }
         #expect(errors.count == 1)
         #expect(try #require(errors.first).magnitude < 1000 / 240 / 4, "errors \(errors) ms")
     }
@@ -150,7 +181,7 @@ import Testing
     /// (to frame 38) the torso was not past the line yet, and the fit
     /// followed the older fronts: 2.0 ms late.
     @Test func aCrossingWaitsForTheTorsoPastTheLineAfterAHandFarAhead() throws {
-        let errors = Self.windowErrorsMs(fps: 240, frames: 80, crossingFrame: 40) { i, f in
+        let errors = Self.windowErrorsMs(fps: 240, frames: 90, crossingFrame: 40) { i, f in
             i == 29 || i == 32 ? f + 20 : (i < 25 ? f + 1.5 : f)
         }
         #expect(errors.count == 1)
@@ -219,15 +250,10 @@ import Testing
     /// they report. The track ends after the last sample: a crossing still
     /// waiting for its postroll is timed then, as the detector does.
     static func recordedCrossings(_ samples: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)],
-                                  gateX: Double, direction: CrossingDirection,
-                                  truthNanos: Int64) -> [(errorMs: Double, uncertaintyMs: Double)] {
-        var settings = DetectorSettings()
-        settings.fitSamples = max(settings.precisionSamplesBefore, settings.precisionMaxSamplesBefore) + 1
-            + settings.precisionPostroll
-        settings.minVelocityPixelsPerSecond = settings.precisionMinSpeedWidthsPerSecond * 320
-        let tracker = FrontTracker(settings: settings, workWidth: 320, gateX: gateX, postroll: settings.precisionPostroll,
-                                   samplesBefore: settings.precisionSamplesBefore,
-                                   fitSpanNanos: settings.precisionFitSpanNanos)
+                                  gateX: Double, direction: CrossingDirection, truthNanos: Int64,
+                                  postrollNanos: Int64? = nil,
+                                  fitSpanNanos: Int64? = nil) -> [(errorMs: Double, uncertaintyMs: Double)] {
+        let tracker = detectorTracker(gateX: gateX, postrollNanos: postrollNanos, fitSpanNanos: fitSpanNanos)
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         defer { pixels.deallocate() }
         var crossings: [(errorMs: Double, uncertaintyMs: Double)] = []
@@ -244,8 +270,10 @@ import Testing
     }
 
     static func recordedErrorsMs(_ samples: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)],
-                                 gateX: Double, direction: CrossingDirection, truthNanos: Int64) -> [Double] {
-        recordedCrossings(samples, gateX: gateX, direction: direction, truthNanos: truthNanos).map(\.errorMs)
+                                 gateX: Double, direction: CrossingDirection, truthNanos: Int64,
+                                 postrollNanos: Int64? = nil, fitSpanNanos: Int64? = nil) -> [Double] {
+        recordedCrossings(samples, gateX: gateX, direction: direction, truthNanos: truthNanos,
+                          postrollNanos: postrollNanos, fitSpanNanos: fitSpanNanos).map(\.errorMs)
     }
 
     /// The fronts `PrecisionDetector` measured of a runner in a striped
@@ -298,8 +326,8 @@ import Testing
 
     /// The fronts `PrecisionDetector` measured of a runner (second
     /// renderer, hard profile, 240 fps, 640x480, left to right, gate at
-    /// 179.32 px): none for the 30 frames before the line (441-469), and
-    /// the four after it jittery (192.4, 199.3, 199.4, 199.7).
+    /// 179.32 px): none for the 30 frames before the line (441-469), the
+    /// four after it jittery (192.4, 199.3, 199.4, 199.7), then a postroll's.
     static let gapBeforeTheLine: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)] = [
         (384, 1602428582, 61.63, 4.61),
         (385, 1606430319, 60.83, 4.03),
@@ -344,14 +372,34 @@ import Testing
         (471, 1965060525, 199.33, 4.00),
         (472, 1969260177, 199.35, 3.50),
         (473, 1973443337, 199.66, 3.54),
+        (476, 1985646465, 203.35, 4.47),
+        (477, 1989796639, 205.07, 4.24),
+        (478, 1993946812, 206.89, 3.91),
+        (479, 1998146465, 209.01, 3.81),
+        (480, 2002263653, 210.00, 3.81),
+        (491, 2048344380, 223.80, 4.27),
+        (498, 2077280146, 245.31, 3.64),
+        (500, 2085778408, 245.66, 3.64),
+        (501, 2089879103, 249.83, 3.81),
+        (502, 2093963305, 252.94, 4.00),
+        (503, 2098146465, 255.02, 3.50),
+        (504, 2102610004, 259.63, 3.54),
+        (505, 2106727191, 262.95, 3.91),
+        (506, 2110877365, 266.59, 3.64),
+        (507, 2114813132, 263.69, 3.64),
     ]
 
-    /// Among the quadratics the outlier test tried, the one with the least
-    /// median bent at hundreds of m/s^2 through the jitter after the gap:
-    /// 35.5 ms early. Bounded to what a runner can follow, 4.4 ms.
-    @Test func theOutlierTestKeepsToPathsARunnerCanFollow() throws {
+    /// With three samples past the line and 100 ms before it, among the
+    /// quadratics the outlier test tried, the one with the least median
+    /// bent at hundreds of m/s^2 through the jitter after the gap: 35.5 ms
+    /// early. Bounded to what a runner can follow, 4.4 ms. (With the
+    /// postroll of 150 ms the samples after the jitter outvote it: 7.5 ms
+    /// late, as the detector times it, bound or not.)
+    @Test(arguments: [(0 as Int64?, 100_000_000 as Int64?), (nil, nil)])
+    func theOutlierTestKeepsToPathsARunnerCanFollow(postrollNanos: Int64?, fitSpanNanos: Int64?) throws {
         let errors = Self.recordedErrorsMs(Self.gapBeforeTheLine, gateX: 179.32, direction: .leftToRight,
-                                           truthNanos: 1_921_555_962)
+                                           truthNanos: 1_921_555_962, postrollNanos: postrollNanos,
+                                           fitSpanNanos: fitSpanNanos)
         try #require(errors.count == 1, "\(errors.count) crossings")
         #expect(abs(errors[0]) < 8, "error \(errors[0]) ms")
     }
@@ -441,7 +489,7 @@ import Testing
         // sample before it, and the two hand samples in the four left made
         // the fit's speed negative: no crossing.
         let offsets = [41: 6.5, 42: 3.7]
-        let errors = Self.windowErrorsMs(fps: 240, frames: 60, crossingFrame: 40) { i, f in f + (offsets[i] ?? 0) }
+        let errors = Self.windowErrorsMs(fps: 240, frames: 90, crossingFrame: 40) { i, f in f + (offsets[i] ?? 0) }
         #expect(errors.count == 1)
         #expect(try #require(errors.first).magnitude < 0.5, "errors \(errors) ms")
     }
@@ -455,7 +503,7 @@ import Testing
     /// at 120 fps as at 240.
     @Test(arguments: [240.0, 120.0])
     func aJumpThatFallsBackOntoTheOldPathWasALimb(fps: Double) throws {
-        let errors = Self.windowErrorsMs(fps: fps, frames: 60, crossingFrame: 40) { i, f in (38...40).contains(i) ? f + 25 : f }
+        let errors = Self.windowErrorsMs(fps: fps, frames: 90, crossingFrame: 40) { i, f in (38...40).contains(i) ? f + 25 : f }
         #expect(errors.count == 1)
         #expect(try #require(errors.first).magnitude < 0.5, "errors \(errors) ms")
     }

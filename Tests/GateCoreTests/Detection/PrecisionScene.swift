@@ -250,6 +250,8 @@ struct PrecisionScene {
             if let c = detector.process(frame) { found.append(c) }
             inspect?(detector, i)
         }
+        // The frames end: what the tracks still wait for is timed, as at a clip's end.
+        detector.finish { found.append($0) }
         return found
     }
 }
