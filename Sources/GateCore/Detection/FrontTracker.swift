@@ -102,13 +102,21 @@ final class FrontTracker {
     func reset() {
         forgetFronts()
         rearmed = true
+        fresh = true
     }
+
+    /// True from `reset` to the first front: a new track, not one that turned.
+    private var fresh = true
+    /// The crossing pending is a late start's (`lateStartSeconds`).
+    private var lateStart = false
 
     /// Drops the fronts and any crossing pending on them, keeping the
     /// cooldown and the rearming (a track that turned: its fronts were the
     /// other side's edge; it is still the body that just crossed).
     func forgetFronts() {
         pendingLeft = 0
+        fresh = false
+        lateStart = false
         jumpIndex = -1
         heldJump = nil
         earliestRoot = nil
@@ -166,7 +174,12 @@ final class FrontTracker {
             }
             return nil
         }
-        guard count >= 2, (previous - gateX) * sign < 0, distance >= 0 else { return nil }
+        // A new track whose first front is already past the line: a late
+        // start (`lateStartSeconds`), timed from its fronts after the line.
+        let late = fresh && count == 1 && distance >= 0 && postroll > 0
+        fresh = false
+        guard late || (count >= 2 && (previous - gateX) * sign < 0 && distance >= 0) else { return nil }
+        lateStart = late
         if postroll > 0 {
             pendingLeft = postroll
             pendingSeconds = seconds
@@ -358,6 +371,24 @@ final class FrontTracker {
         }
     }
 
+    /// How far before a late start's first front its crossing may be
+    /// carried back (seconds).
+    ///
+    /// A track begun on a torso already past the line has no fronts before
+    /// it: two runners side by side at a standing start are one body, too
+    /// deep for one torso, until they come apart (a second renderer's pair
+    /// at 120 fps: the front runner's torso first found 30 ms past the
+    /// line, and missed). Its fronts after the line still time the
+    /// crossing, carried back as the postroll fit carries any crossing
+    /// (`finishPending`), if the root lies this close to the first front:
+    /// a torso found that soon after the line was hidden at the line, not
+    /// standing past it (a still torso gives no root, too slow), and a
+    /// crossing known to a few centimetres is worth more to a coach than
+    /// none. Farther back, the fronts' curve is a guess. Measured on the
+    /// second renderer's pair: timed 9.5 ms late, with fronts lagging as the
+    /// runners came apart; nothing else moved on four plain sets.
+    static let lateStartSeconds = 0.05
+
     /// Samples from the newest lagging one back (itself included) that
     /// `noteJump` needs before it asks whether the lag was brief.
     static let fewestBeforeBriefLag = 4
@@ -532,6 +563,12 @@ final class FrontTracker {
             residualVariance = curve.residualVariance
         }
         guard slope * sign >= settings.minVelocityPixelsPerSecond else { return nil }
+        if lateStart {
+            lateStart = false
+            var first = Double.infinity
+            for i in 0..<count where included[i] { first = min(first, times[i]) }
+            guard crossingSeconds >= first - FrontTracker.lateStartSeconds else { return nil }
+        }
         let crossingNanos = baseNanos + Int64((crossingSeconds * 1e9).rounded())
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
         markCrossed(atNanos: crossingNanos)

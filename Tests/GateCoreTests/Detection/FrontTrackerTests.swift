@@ -579,4 +579,71 @@ import Testing
         #expect(errors.count == 1)
         #expect(try #require(errors.first).magnitude < 0.05)
     }
+
+    /// The fronts `PrecisionDetector` measured of a runner first found past
+    /// the line (second renderer, plain profile, 120 fps, 1280x720, right
+    /// to left, gate at 187.24 work px): two runners side by side at a
+    /// standing start were one body, too deep for one torso, until the
+    /// front one's came apart, 30 ms after it reached the line. Missed
+    /// before late starts were timed.
+    static let foundPastTheLine: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)] = [
+        (208, 1733333333, 181.55, 4.92),
+        (209, 1741666667, 179.47, 4.92),
+        (210, 1750000000, 177.41, 4.74),
+        (211, 1758333333, 175.21, 4.92),
+        (212, 1766666667, 173.10, 4.92),
+        (213, 1775000000, 171.02, 5.02),
+        (214, 1783333333, 169.00, 5.00),
+        (215, 1791666667, 167.02, 4.74),
+        (216, 1800000000, 164.97, 4.50),
+        (217, 1808333333, 162.98, 4.47),
+        (221, 1841666667, 159.20, 5.00),
+        (224, 1866666667, 150.19, 4.92),
+        (227, 1891666667, 140.53, 4.74),
+        (239, 1991666667, 110.92, 4.92),
+    ]
+
+    /// Its fronts lag as the runners come apart (0.9 px at the first, less
+    /// after), and the fit carried back over 30 ms times it 9.5 ms late:
+    /// a time, where there was none.
+    @Test func aTorsoFirstFoundJustPastTheLineIsTimedFromItsFronts() throws {
+        let errors = Self.recordedErrorsMs(Self.foundPastTheLine, gateX: 187.24384, direction: .rightToLeft,
+                                           truthNanos: 1_702_897_733)
+        try #require(errors.count == 1, "\(errors.count) crossings")
+        #expect(abs(errors[0]) < 12, "error \(errors[0]) ms")
+    }
+
+    /// A front on its path first found `framesPast` frames after the line
+    /// at 120 fps (0.4 of a frame before frame 41): 13 ms after it, timed
+    /// exactly; 130 ms after it, beyond what `lateStartSeconds` carries
+    /// back, not at all.
+    @Test(arguments: [(2, true), (16, false)])
+    func aTorsoFirstFoundPastTheLineIsTimedOnlyNearIt(framesPast: Int, timed: Bool) throws {
+        let errors = Self.windowErrorsMs(fps: 120, frames: 90, crossingFrame: 40) { i, f in
+            i >= 40 + framesPast ? f : nil
+        }
+        #expect(errors.count == (timed ? 1 : 0), "errors \(errors) ms")
+        if timed { #expect(try #require(errors.first).magnitude < 0.05, "errors \(errors) ms") }
+    }
+
+    /// Not a late start: a track that turned (its fronts forgotten, its
+    /// new side's first front past the line: it never crossed that way),
+    /// and a runner standing a few pixels past the line who then sets off
+    /// (still for the first 0.3 s of the track: no speed at any root).
+    @Test func aTurnedTrackOrATorsoStandingPastTheLineIsNoLateStart() throws {
+        let turned = Self.detectorTracker(gateX: Self.gateX)
+        turned.forgetFronts()
+        let crossing = 40.4 / 120
+        let afterTurn = Self.feed(turned, fps: 120, frames: 90, crossingSeconds: crossing,
+                                  truth: { Self.gateX + 360 * ($0 - crossing) }, jumpLimit: 4) { i, f in
+            i >= 42 ? f : nil
+        }
+        #expect(afterTurn.isEmpty, "\(afterTurn)")
+        let standing = Self.detectorTracker(gateX: Self.gateX)
+        let start = 0.3
+        let setsOff = Self.feed(standing, fps: 120, frames: 120, crossingSeconds: 0,
+                                truth: { Self.gateX + 3 + 200 * max(0, $0 - start) * max(0, $0 - start) },
+                                jumpLimit: 4) { _, f in f }
+        #expect(setsOff.isEmpty, "\(setsOff)")
+    }
 }
