@@ -371,6 +371,16 @@ final class FrontTracker {
         }
     }
 
+    /// How far beyond the samples the line through them may carry a
+    /// crossing, in spans of the samples (`rootReach`). Measured on the
+    /// second renderer's four plain sets and that runner: with a quarter
+    /// (the quadratic's), a runner whose track was taken over by another
+    /// past the line, timed 13 ms late by the line, was missed; with one
+    /// span, a line 3.5 ms late was kept (0.1 ms early with three
+    /// quarters, the centre's); either way a runner at 240 fps 20.7 ms late
+    /// came to 1.6 ms early, and nothing else moved.
+    static let lineReachSpans = 0.75
+
     /// How far before a late start's first front its crossing may be
     /// carried back (seconds).
     ///
@@ -561,6 +571,18 @@ final class FrontTracker {
             crossingSeconds = curve.seconds
             slope = curve.slope
             residualVariance = curve.residualVariance
+        } else {
+            // The line's root is held within reach of the samples too
+            // (`rootReach`, `lineReachSpans`): carried farther, it times no
+            // torso, and the crossing is left to the centre
+            // (`CentreCrossing`). Measured: a second renderer's runner at
+            // 120 fps whose hand led the torso by 15 px in four of the five
+            // frames after the line; taken for a jump, it left only the
+            // fronts after the line, hand and torso mixed, and the line
+            // through them met the gate 101 ms early, a miss and a false
+            // trigger (5.4 ms early from the centre with this).
+            let reach = rootReach(spans: FrontTracker.lineReachSpans)
+            guard crossingSeconds >= reach.earliest && crossingSeconds <= reach.latest else { return nil }
         }
         guard slope * sign >= settings.minVelocityPixelsPerSecond else { return nil }
         if lateStart {
@@ -757,16 +779,29 @@ final class FrontTracker {
     /// Least squares front = a + b t + c t^2 (t from `near`), and the root of
     /// front = gate nearest `near`; nil when the curve never reaches the gate
     /// close to where the line does.
+    /// How far beyond the samples the fits may carry a crossing (seconds
+    /// from `baseNanos`): `spans` of their span either way (the
+    /// quadratic's a quarter: its bend is a guess beyond them); after a jump
+    /// dropped the samples before the line (all kept ones are past it), back
+    /// to the last one dropped: the line through samples past it, of a
+    /// runner still accelerating, times the crossing late by a good part of
+    /// a frame.
+    private func rootReach(spans: Double = 0.25) -> (earliest: Double, latest: Double) {
+        var first = Double.infinity, last = -Double.infinity
+        for i in 0..<count where included[i] {
+            first = min(first, times[i]); last = max(last, times[i])
+        }
+        let span = last - first
+        return (min(first - spans * span, earliestRoot ?? .infinity), last + spans * span)
+    }
+
     private func fitQuadratic(near: Double) -> CurveCrossing? {
         let n = count
         var sums = QuadraticSums()
-        var first = Double.infinity, last = -Double.infinity
         var used = 0
         for i in 0..<n where included[i] {
-            let t = times[i] - near
             used += 1
-            first = min(first, t); last = max(last, t)
-            sums.add(t, fronts[i] - gateX)
+            sums.add(times[i] - near, fronts[i] - gateX)
         }
         guard let fit = sums.quadratic() else { return nil }
         let (a, b, c) = fit
@@ -783,13 +818,8 @@ final class FrontTracker {
             let r1 = q / c, r2 = q != 0 ? a / q : r1
             root = r1.magnitude < r2.magnitude ? r1 : r2
         }
-        let span = last - first
-        // A quarter of the span beyond the samples; after a jump dropped the
-        // samples before the line (all kept ones are past it), back to the
-        // last one dropped: the line through samples past it, of a runner
-        // still accelerating, times the crossing late by a good part of a frame.
-        let earliest = min(first - 0.25 * span, (earliestRoot ?? .infinity) - near)
-        guard root >= earliest, root <= last + 0.25 * span else { return nil }
+        let reach = rootReach()
+        guard root >= reach.earliest - near, root <= reach.latest - near else { return nil }
         var sse = 0.0
         for i in 0..<n where included[i] {
             let t = times[i] - near
