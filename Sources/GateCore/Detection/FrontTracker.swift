@@ -587,9 +587,7 @@ final class FrontTracker {
         guard slope * sign >= settings.minVelocityPixelsPerSecond else { return nil }
         if lateStart {
             lateStart = false
-            var first = Double.infinity
-            for i in 0..<count where included[i] { first = min(first, times[i]) }
-            guard crossingSeconds >= first - FrontTracker.lateStartSeconds else { return nil }
+            guard crossingSeconds >= includedSpan().first - FrontTracker.lateStartSeconds else { return nil }
         }
         let crossingNanos = baseNanos + Int64((crossingSeconds * 1e9).rounded())
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
@@ -776,9 +774,15 @@ final class FrontTracker {
 
     struct CurveCrossing { var seconds: Double; var slope: Double; var residualVariance: Double }
 
-    /// Least squares front = a + b t + c t^2 (t from `near`), and the root of
-    /// front = gate nearest `near`; nil when the curve never reaches the gate
-    /// close to where the line does.
+    /// The first and last instants of the samples the fits use (seconds from `baseNanos`).
+    private func includedSpan() -> (first: Double, last: Double) {
+        var first = Double.infinity, last = -Double.infinity
+        for i in 0..<count where included[i] {
+            first = min(first, times[i]); last = max(last, times[i])
+        }
+        return (first, last)
+    }
+
     /// How far beyond the samples the fits may carry a crossing (seconds
     /// from `baseNanos`): `spans` of their span either way (the
     /// quadratic's a quarter: its bend is a guess beyond them); after a jump
@@ -787,14 +791,14 @@ final class FrontTracker {
     /// runner still accelerating, times the crossing late by a good part of
     /// a frame.
     private func rootReach(spans: Double = 0.25) -> (earliest: Double, latest: Double) {
-        var first = Double.infinity, last = -Double.infinity
-        for i in 0..<count where included[i] {
-            first = min(first, times[i]); last = max(last, times[i])
-        }
+        let (first, last) = includedSpan()
         let span = last - first
         return (min(first - spans * span, earliestRoot ?? .infinity), last + spans * span)
     }
 
+    /// Least squares front = a + b t + c t^2 (t from `near`), and the root of
+    /// front = gate nearest `near`; nil when the curve never reaches the gate
+    /// close to where the line does.
     private func fitQuadratic(near: Double) -> CurveCrossing? {
         let n = count
         var sums = QuadraticSums()
