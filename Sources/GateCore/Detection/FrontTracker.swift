@@ -526,6 +526,10 @@ final class FrontTracker {
         for k in 0..<max(0, min(old, before - samplesBefore)) { included[slot(k)] = false }
         removeExcluded()
         excludeOutliers()
+        // The ring from here may hold fewer samples (`balanceAfterLine`): all of them again after.
+        let fullCount = count, fullNext = next
+        defer { count = fullCount; next = fullNext }
+        balanceAfterLine()
         defer { for i in 0..<settings.fitSamples { included[i] = true } }
         // The torso has not been seen past the line if the outlier test left
         // out every sample there (what reached it first was a limb ahead of
@@ -605,6 +609,48 @@ final class FrontTracker {
             uncertaintyMs: uncertaintySeconds * 1000,
             occupancyAtTrigger: pendingOccupancy)
     }
+
+    /// The postroll fit's samples past the line cut to no longer after the
+    /// line than those kept before it reach back (at least
+    /// `fewestBalancedSeconds`), and the outlier test run again on them,
+    /// when the test left out every sample before the line and the first
+    /// past it (a lone sample before the line off the others, a limb, is
+    /// left out as any outlier). The ring is
+    /// in time order (`removeExcluded`); `count` and `next` shrink, and the
+    /// caller restores them.
+    ///
+    /// Why: a young track has few samples before the line and the full
+    /// postroll after it (150 ms, 18 samples at 120 fps). The outlier test
+    /// then takes its curve from the samples far past the line, and a
+    /// runner whose torso changes shape as it rises from a start does not
+    /// follow one quadratic over that time: the samples nearest the line,
+    /// on both sides, are off it by a pixel and left out, and the crossing
+    /// is carried back from the far ones. A second renderer's standing
+    /// start at 120 fps: a track taken over 6 ms before the line, one
+    /// front there, the next 36 ms past it; the test left out that front
+    /// and the five after it, and timed the crossing 13.2 ms late (1.5 ms
+    /// early with this). With a track followed long before the line the
+    /// window is the postroll's own, and nothing changes; cut whenever a
+    /// track is young, the postroll's smaller window made as many crossings
+    /// worse as better (six sets: 30 moved by over 0.3 ms).
+    private func balanceAfterLine() {
+        var firstBefore = pendingSeconds
+        for i in 0..<count where times[i] <= pendingSeconds {
+            guard !included[i] else { return }
+            firstBefore = min(firstBefore, times[i])
+        }
+        guard firstBefore < pendingSeconds else { return }
+        let last = pendingSeconds + max(FrontTracker.fewestBalancedSeconds, pendingSeconds - firstBefore)
+        var kept = 0
+        while kept < count && times[kept] <= last { kept += 1 }
+        count = kept
+        next = kept % settings.fitSamples
+        for i in 0..<settings.fitSamples { included[i] = true }
+        excludeOutliers()
+    }
+
+    /// See `balanceAfterLine`: how long after the line its window reaches at least (seconds).
+    static let fewestBalancedSeconds = 0.05
 
     /// Leaves out of the fits the samples far from the others' curve (a
     /// frame where a limb hid the torso's front): least median of squares
