@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test-second`: ts-gate against a renderer that shares nothing with
-# GateSim, in three checks, each a set rendered afresh into build/ and
+# GateSim, in five checks, each a set rendered afresh into build/ and
 # replayed with `ts-gate replay` in both modes (evaluate.py's
 # --require-within and --require-timed; nothing false may be reported).
 #
@@ -42,6 +42,14 @@
 #    torso's centre and the fronts' offset from it: CentreCrossing).
 #    Measured: missed in both modes before; +0.7 ms (precision) and
 #    -12.6 ms (photo-finish) with it.
+# 5. Fronts taken from the wrong pixels near the line, two runners of the
+#    plain profile at 120 fps (render.py --pick 1:10,4:26), timed within
+#    2.5 ms. s1-010: a bare arm along the back and an upper arm over the
+#    chest made the skin the torso's colour, and the neck, blended with
+#    the scene at its sides, did not match it (`neckLuma`). s4-026: a
+#    track taken over 6 ms before the line, whose fronts far past it
+#    outvoted the nearest ones (`FrontTracker.balanceAfterLine`).
+#    Measured: +5.6 and +13.2 ms before; -0.0/+0.5 and -1.5 ms with them.
 # The accuracy tables of whole runners are `make accuracy-second`.
 set -euo pipefail
 bin=${1:?usage: check.sh TS_GATE}
@@ -66,4 +74,5 @@ check build/second-renderer/torso-only 0.25 0.75 --count 8 --seed 5 --torso-only
 check build/second-renderer/whole-runners 20 1.0 --count 12 --seed 11 || status=1
 check build/second-renderer/fragile-tracks 5 1.0 --pick 3:24,4:8,4:11,4:24,5:37 || status=1
 check build/second-renderer/unread-fronts 20 1.0 --pick 6:44 --profile hard || status=1
+check build/second-renderer/wrong-pixels 2.5 1.0 --pick 1:10,4:26 || status=1
 exit $status
