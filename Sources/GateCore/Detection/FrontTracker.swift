@@ -615,9 +615,9 @@ final class FrontTracker {
     /// `fewestBalancedSeconds`), and the outlier test run again on them,
     /// when the test left out every sample before the line and the first
     /// past it (a lone sample before the line off the others, a limb, is
-    /// left out as any outlier). The ring is
-    /// in time order (`removeExcluded`); `count` and `next` shrink, and the
-    /// caller restores them.
+    /// left out as any outlier). The ring is in time order
+    /// (`removeExcluded`); `count` and `next` shrink, and the caller
+    /// restores them.
     ///
     /// Why: a young track has few samples before the line and the full
     /// postroll after it (150 ms, 18 samples at 120 fps). The outlier test
@@ -630,9 +630,10 @@ final class FrontTracker {
     /// front there, the next 36 ms past it; the test left out that front
     /// and the five after it, and timed the crossing 13.2 ms late (1.5 ms
     /// early with this). With a track followed long before the line the
-    /// window is the postroll's own, and nothing changes; cut whenever a
-    /// track is young, the postroll's smaller window made as many crossings
-    /// worse as better (six sets: 30 moved by over 0.3 ms).
+    /// window is the postroll's own, and nothing changes. (Cut whenever a
+    /// track is young, not only when its nearest samples were left out, the
+    /// smaller window moved 55 crossings of six sets by over 0.3 ms, 30 of
+    /// them for the worse.)
     private func balanceAfterLine() {
         var firstBefore = pendingSeconds
         for i in 0..<count where times[i] <= pendingSeconds {
