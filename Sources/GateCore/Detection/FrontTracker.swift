@@ -526,9 +526,6 @@ final class FrontTracker {
         for k in 0..<max(0, min(old, before - samplesBefore)) { included[slot(k)] = false }
         removeExcluded()
         excludeOutliers()
-        // The ring from here may hold fewer samples (`balanceAfterLine`): all of them again after.
-        let fullCount = count, fullNext = next
-        defer { count = fullCount; next = fullNext }
         balanceAfterLine()
         defer { for i in 0..<settings.fitSamples { included[i] = true } }
         // The torso has not been seen past the line if the outlier test left
@@ -616,8 +613,8 @@ final class FrontTracker {
     /// when the test left out every sample before the line and the first
     /// past it (a lone sample before the line off the others, a limb, is
     /// left out as any outlier). The ring is in time order
-    /// (`removeExcluded`); `count` and `next` shrink, and the caller
-    /// restores them.
+    /// (`removeExcluded`): the samples past the window are its last ones,
+    /// left out of the fits.
     ///
     /// Why: a young track has few samples before the line and the full
     /// postroll after it (150 ms, 18 samples at 120 fps). The outlier test
@@ -644,10 +641,8 @@ final class FrontTracker {
         let last = pendingSeconds + max(FrontTracker.fewestBalancedSeconds, pendingSeconds - firstBefore)
         var kept = 0
         while kept < count && times[kept] <= last { kept += 1 }
-        count = kept
-        next = kept % settings.fitSamples
-        for i in 0..<settings.fitSamples { included[i] = true }
-        excludeOutliers()
+        for i in 0..<settings.fitSamples { included[i] = i < kept }
+        excludeOutliers(among: kept)
     }
 
     /// See `balanceAfterLine`: how long after the line its window reaches at least (seconds).
@@ -673,8 +668,10 @@ final class FrontTracker {
     /// the samples off it were left out, good or bad. (With six or more the
     /// median reaches a sample the quadratic does not pass through; lines
     /// there left out good samples of a runner accelerating at 30 fps.)
-    private func excludeOutliers() {
-        let n = count
+    /// `among`: the first that many samples of the ring in time order
+    /// (`removeExcluded`); the others are left as they are.
+    private func excludeOutliers(among first: Int? = nil) {
+        let n = first ?? count
         guard n >= FrontTracker.fewestForOutliers else { return }
         var bestMedian = Double.infinity
         var best = Quadratic(origin: 0, a: 0, b: 0, c: 0)
@@ -684,7 +681,7 @@ final class FrontTracker {
                     let ti = times[i], tj = times[j]
                     guard tj != ti else { continue }
                     let line = Quadratic(origin: ti, a: fronts[i], b: (fronts[j] - fronts[i]) / (tj - ti), c: 0)
-                    let median = medianResidual(line)
+                    let median = medianResidual(line, among: n)
                     if median < bestMedian { bestMedian = median; best = line }
                 }
             }
@@ -708,7 +705,7 @@ final class FrontTracker {
                         guard c.magnitude <= curvatureLimit + FrontTracker.curvatureNoisePixels / ((tk - ti) * (tk - ti))
                         else { continue }
                         let curve = Quadratic(origin: ti, a: fronts[i], b: dij - c * (tj - ti), c: c)
-                        let median = medianResidual(curve)
+                        let median = medianResidual(curve, among: n)
                         if median < bestMedian { bestMedian = median; best = curve }
                     }
                 }
@@ -793,10 +790,10 @@ final class FrontTracker {
     /// Samples the outlier test draws its quadratics through, at most.
     static let outlierPicks = 16
 
-    /// The median of every sample's distance from `curve`.
-    private func medianResidual(_ curve: Quadratic) -> Double {
-        for m in 0..<count { residuals[m] = (fronts[m] - curve.value(at: times[m])).magnitude }
-        return FrontTracker.median(residuals, count: count)
+    /// The median of the first `n` samples' distances from `curve`.
+    private func medianResidual(_ curve: Quadratic, among n: Int) -> Double {
+        for m in 0..<n { residuals[m] = (fronts[m] - curve.value(at: times[m])).magnitude }
+        return FrontTracker.median(residuals, count: n)
     }
 
     /// The median of `count` values (at least one; reordered), by insertion sort: a handful.

@@ -1656,24 +1656,29 @@ public final class PrecisionDetector {
         }
         guard minX < maxX else { return nil }
         let x0 = max(0, Int(minX.rounded(.down))), x1 = min(width - 1, Int(maxX.rounded(.up)))
-        var n = 0
-        var inset = PrecisionDetector.neckInset
-        while true {
-            let first = max(x0, inset), last = min(x1, width - 1 - inset)
-            for y in (top - rows)..<top where first <= last {
-                let line = mask + y * width, pixels = current + y * width
-                for x in first...last where line[x] == value && n < scratchCapacity {
-                    if inset > 0 && (line[x - inset] != value || line[x - 1] != value
-                                     || line[x + 1] != value || line[x + inset] != value) { continue }
-                    scratch[n] = Int32(pixels[x]); n += 1
-                }
-            }
-            if n >= 4 || inset == 0 { break }
-            n = 0
-            inset = 0
-        }
+        var n = gatherBody((top - rows)..<top, columns: x0...x1, value: value, inset: PrecisionDetector.neckInset)
+        if n < 4 { n = gatherBody((top - rows)..<top, columns: x0...x1, value: value, inset: 0) }
         guard n >= 4 else { return nil }
         return Double(PrecisionDetector.select(scratch, count: n, rank: n / 2))
+    }
+
+    /// Copies to `scratch` the luma of the pixels of body `value` in `rows`
+    /// and `columns` whose `inset` neighbours on each side in the row are
+    /// the body's too; returns how many.
+    private func gatherBody(_ rows: Range<Int>, columns: ClosedRange<Int>, value: UInt8, inset: Int) -> Int {
+        let first = max(columns.lowerBound, inset), last = min(columns.upperBound, width - 1 - inset)
+        guard first <= last else { return 0 }
+        var n = 0
+        for y in rows {
+            let line = mask + y * width, pixels = current + y * width
+            pixel: for x in first...last where line[x] == value && n < scratchCapacity {
+                for k in stride(from: 1, through: inset, by: 1) where line[x - k] != value || line[x + k] != value {
+                    continue pixel
+                }
+                scratch[n] = Int32(pixels[x]); n += 1
+            }
+        }
+        return n
     }
 
     /// The front at `row` (`value`) with the rows that agree with it: the
