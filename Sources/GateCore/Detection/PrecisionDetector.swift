@@ -1517,22 +1517,25 @@ public final class PrecisionDetector {
         // the last row before the arm is the nearest to the hidden front.
         // (A limb of the torso's own colour is not taken: its rows are not
         // set apart by colour.)
-        // Rows that rise going down into a limb below them are taken only
-        // above the flat front found: below it a leaning torso's front falls
-        // back, and rows coming forward again there, within a half depth of
-        // it, are an arm of the shirt's colour swung forward from the
-        // shoulder, joined to the torso, that ends in a hand or a seam of
-        // another luma (second renderer, standing starts at 240 fps: 7.0
-        // and 3.5 ms early, 0.3 and 0.1 ms with this; on six sets 23
-        // crossings moved by over 0.3 ms for the better, 11 for the worse,
-        // the worst 0.3 -> 3.1 ms). Farther ahead they are another runner's
-        // front joined to this torso, and still taken (a slim runner joined
-        // by the feet to a deeper one is timed by them).
+        //
+        // Rows that rise going down into a limb below them are no shoulder
+        // when they lie below the flat front found, within a half depth
+        // ahead of it: below it a leaning torso's front falls back, and rows
+        // coming forward again there are an arm of the shirt's colour swung
+        // forward from the shoulder, joined to the torso, ending in a hand
+        // or a seam of another luma (second renderer, standing starts at
+        // 240 fps: 7.0 and 3.5 ms early, 0.3 and 0.1 ms with this; on six
+        // sets 23 crossings moved by over 0.3 ms for the better, 11 for the
+        // worse, the worst 0.3 -> 3.1 ms). Farther ahead they are another
+        // runner's front joined to this torso, and still taken (a slim
+        // runner joined by the feet to a deeper one is timed by them).
         let flatRow = bestRow
+        @inline(__always) func armBelowTheFlatFront(_ y: Int) -> Bool {
+            flatRow >= 0 && y > flatRow && rowAligned[y] - rowAligned[flatRow] <= torso.halfDepth
+        }
         var hiddenTop = false
         for y in firstRow...lastRow where !rowAligned[y].isNaN && rowAligned[y] > bestValue {
-            if (risesIntoALimb(y, step: 1, firstRow: firstRow, lastRow: lastRow)
-                    && (flatRow < 0 || y < flatRow || rowAligned[y] - rowAligned[flatRow] > torso.halfDepth))
+            if (risesIntoALimb(y, step: 1, firstRow: firstRow, lastRow: lastRow) && !armBelowTheFlatFront(y))
                 || risesIntoALimb(y, step: -1, firstRow: firstRow, lastRow: lastRow) {
                 bestValue = rowAligned[y]
                 bestRow = y
