@@ -269,6 +269,18 @@ import Testing
         return crossings
     }
 
+    /// Checks that recorded fronts (`recordedErrorsMs`) give one crossing,
+    /// within `ms` of the truth.
+    static func recordedTimedOnce(_ samples: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)],
+                                  gateX: Double, direction: CrossingDirection, truthNanos: Int64, within ms: Double,
+                                  postrollNanos: Int64? = nil, fitSpanNanos: Int64? = nil,
+                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let errors = recordedErrorsMs(samples, gateX: gateX, direction: direction, truthNanos: truthNanos,
+                                      postrollNanos: postrollNanos, fitSpanNanos: fitSpanNanos)
+        try #require(errors.count == 1, "\(errors.count) crossings", sourceLocation: sourceLocation)
+        #expect(abs(errors[0]) < ms, "error \(errors[0]) ms", sourceLocation: sourceLocation)
+    }
+
     static func recordedErrorsMs(_ samples: [(sequence: UInt32, nanos: Int64, front: Double, limit: Double)],
                                  gateX: Double, direction: CrossingDirection, truthNanos: Int64,
                                  postrollNanos: Int64? = nil, fitSpanNanos: Int64? = nil) -> [Double] {
@@ -397,11 +409,9 @@ import Testing
     /// late, as the detector times it, bound or not.)
     @Test(arguments: [(0 as Int64?, 100_000_000 as Int64?), (nil, nil)])
     func theOutlierTestKeepsToPathsARunnerCanFollow(postrollNanos: Int64?, fitSpanNanos: Int64?) throws {
-        let errors = Self.recordedErrorsMs(Self.gapBeforeTheLine, gateX: 179.32, direction: .leftToRight,
-                                           truthNanos: 1_921_555_962, postrollNanos: postrollNanos,
-                                           fitSpanNanos: fitSpanNanos)
-        try #require(errors.count == 1, "\(errors.count) crossings")
-        #expect(abs(errors[0]) < 8, "error \(errors[0]) ms")
+        try Self.recordedTimedOnce(Self.gapBeforeTheLine, gateX: 179.32, direction: .leftToRight,
+                                   truthNanos: 1_921_555_962, within: 8, postrollNanos: postrollNanos,
+                                   fitSpanNanos: fitSpanNanos)
     }
 
     @Test func aFrontAfterAGapLongerThanThePathIsNoJump() throws {
@@ -412,10 +422,8 @@ import Testing
         // the arm's among them, 25 ms late. A path tells nothing of a jump
         // that far beyond its own span: the fronts on both sides stay (the
         // arm's ahead of the torso still cost some 8 ms).
-        let errors = Self.recordedErrorsMs(Self.armAcrossTheLine, gateX: 152.31, direction: .rightToLeft,
-                                           truthNanos: 1_747_126_088)
-        #expect(errors.count == 1)
-        #expect(try #require(errors.first).magnitude < 10, "errors \(errors) ms")
+        try Self.recordedTimedOnce(Self.armAcrossTheLine, gateX: 152.31, direction: .rightToLeft,
+                                   truthNanos: 1_747_126_088, within: 10)
     }
 
     /// As `armAcrossTheLine`, of a runner accelerating at 5.7 m/s^2 at
@@ -449,10 +457,8 @@ import Testing
         // one front ahead put frame 54's front 4.4 px ahead of the path of
         // the four before, over the jump limit of 4.2; frame 55 confirmed
         // it, and every front before the line was dropped: 1.5 ms late.
-        let errors = Self.recordedErrorsMs(Self.acceleratingAt30fps, gateX: 199.45, direction: .leftToRight,
-                                           truthNanos: 1_796_778_033)
-        #expect(errors.count == 1)
-        #expect(try #require(errors.first).magnitude < 0.5, "errors \(errors) ms")
+        try Self.recordedTimedOnce(Self.acceleratingAt30fps, gateX: 199.45, direction: .leftToRight,
+                                   truthNanos: 1_796_778_033, within: 0.5)
     }
 
     @Test func aCrossingCarriedBackFromTheFrontsAfterItReportsMoreUncertainty() throws {
@@ -542,10 +548,8 @@ import Testing
     /// lag was brief: the jump is the front coming back, and the held-back
     /// one an outlier.
     @Test func aFrontHeldBackOnceBeforeAJumpIsAnOutlier() throws {
-        let errors = Self.recordedErrorsMs(Self.heldBackOnceAtTheLine, gateX: 140.71, direction: .rightToLeft,
-                                           truthNanos: 2_134_690_701)
-        #expect(errors.count == 1)
-        #expect(try #require(errors.first).magnitude < 2, "errors \(errors) ms")
+        try Self.recordedTimedOnce(Self.heldBackOnceAtTheLine, gateX: 140.71, direction: .rightToLeft,
+                                   truthNanos: 2_134_690_701, within: 2)
     }
 
     @Test func aJumpAtTheLineWaitsForFiveSamplesToLeaveAnOutlierOut() throws {
@@ -607,10 +611,8 @@ import Testing
     /// after), and the fit carried back over 30 ms times it 9.5 ms late:
     /// a time, where there was none.
     @Test func aTorsoFirstFoundJustPastTheLineIsTimedFromItsFronts() throws {
-        let errors = Self.recordedErrorsMs(Self.foundPastTheLine, gateX: 187.24384, direction: .rightToLeft,
-                                           truthNanos: 1_702_897_733)
-        try #require(errors.count == 1, "\(errors.count) crossings")
-        #expect(abs(errors[0]) < 12, "error \(errors[0]) ms")
+        try Self.recordedTimedOnce(Self.foundPastTheLine, gateX: 187.24384, direction: .rightToLeft,
+                                   truthNanos: 1_702_897_733, within: 12)
     }
 
     /// A front on its path first found `framesPast` frames after the line
@@ -763,9 +765,7 @@ import Testing
     /// With the window past the line no longer than the one before it
     /// (`balanceAfterLine`), the fronts nearest the line time it.
     @Test func aYoungTrackIsTimedFromTheFrontsNearestTheLine() throws {
-        let errors = Self.recordedErrorsMs(Self.youngTrackAtTheLine, gateX: 197.76, direction: .leftToRight,
-                                           truthNanos: 1_517_418_296)
-        try #require(errors.count == 1, "\(errors.count) crossings")
-        #expect(abs(errors[0]) < 3, "error \(errors[0]) ms")
+        try Self.recordedTimedOnce(Self.youngTrackAtTheLine, gateX: 197.76, direction: .leftToRight,
+                                   truthNanos: 1_517_418_296, within: 3)
     }
 }
