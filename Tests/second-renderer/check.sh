@@ -55,6 +55,13 @@
 #    (`measureFront`).
 #    Measured: +5.6 and +13.2 ms before; -0.0/+0.5 and -1.5 ms with them.
 #    s4-015 and s4-031: -7.0 and -3.5 ms before; -0.3 and -0.1 ms with it.
+# 6. A corner under a sleeve: a box torso leaning 0.2 rad at 60 fps, its
+#    top front corner hidden by an upper arm of the shirt's colour from
+#    the frame before the line on (render.py --pick 12:13), timed within
+#    2 ms. The front carried up under the arm stopped at a rounded top's
+#    most forward row, a pixel short of the corner; the outline showing
+#    above the arm bounds it (`frontUnderALimb`).
+#    Measured: +5.4 / +5.3 ms before; +0.9 / +1.6 ms with it.
 # The accuracy tables of whole runners are `make accuracy-second`.
 set -euo pipefail
 bin=${1:?usage: check.sh TS_GATE}
@@ -80,4 +87,5 @@ check build/second-renderer/whole-runners 20 1.0 --count 12 --seed 11 || status=
 check build/second-renderer/fragile-tracks 5 1.0 --pick 3:24,4:8,4:11,4:24,5:37 || status=1
 check build/second-renderer/unread-fronts 20 1.0 --pick 6:44 --profile hard || status=1
 check build/second-renderer/wrong-pixels 2.5 1.0 --pick 1:10,4:26,4:15,4:31 || status=1
+check build/second-renderer/hidden-corner 2 1.0 --pick 12:13 || status=1
 exit $status

@@ -81,6 +81,8 @@ struct PrecisionScene {
     /// from straight down (radians; nil: none): drawn over the torso, it
     /// covers the torso's front near its top.
     var shoulderArmAngle: Double? = nil
+    /// That upper arm's luma (nil: the skin's; the torso's: a sleeve).
+    var shoulderArmLuma: Double? = nil
     /// The torso a box instead of a capsule: its front straight up to the
     /// top corner, the corner its most forward point when it leans.
     var boxTorso = false
@@ -165,7 +167,8 @@ struct PrecisionScene {
             let below = r - 0.05 * s
             let shoulderX = topX + below * sin, shoulderY = topY - below * cos
             let elbowX = shoulderX + 0.3 * s * PortableMath.sin(angle), elbowY = shoulderY + 0.3 * s * PortableMath.cos(angle)
-            parts.append((Capsule(ax: shoulderX, ay: shoulderY, bx: elbowX, by: elbowY, r: 0.045 * s), skinLuma))
+            parts.append((Capsule(ax: shoulderX, ay: shoulderY, bx: elbowX, by: elbowY, r: 0.045 * s),
+                          shoulderArmLuma ?? skinLuma))
         }
         if runner.armReach > 0 {
             // A forearm held level at chest height, from inside the torso to ahead of it.
