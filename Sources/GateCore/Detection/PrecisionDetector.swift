@@ -1620,7 +1620,8 @@ public final class PrecisionDetector {
     /// three quarters of a half depth (without that bound three runners
     /// were 2.6-3.8 ms off, 0.2-1.5 ms with it; a few others moved by up to
     /// a millisecond either way). A lean of more than a pixel a row is no
-    /// torso's.
+    /// torso's. Where the torso's outline shows again above the arm, the
+    /// front is no less than it (a box's corner: below).
     private func frontUnderALimb(above row: Int, firstRow: Int, lastRow: Int, halfDepth: Double) -> Double? {
         var coveredTop = row
         while coveredTop > firstRow && rowAligned[coveredTop - 1].isNaN && !rowEdge[coveredTop - 1].isNaN {

@@ -61,8 +61,9 @@ import Testing
         _ = scene.detect(seconds: 2.3, learning: learning) { d, i in
             guard d.isCalibrated, wrong == nil else { return }
             let model = UnsafeBufferPointer(start: d.background, count: d.pixelCount)
-            if before.count == d.pixelCount {
-                // Pixels whose model jumped by more than upkeep's steps: absorbed.
+            if before.count == d.pixelCount && Double(i) / scene.fps < scene.shiftAt {
+                // Pixels whose model jumped by more than upkeep's steps, before
+                // the bump (whose scene is learnt anew, every pixel): absorbed.
                 for p in 0..<d.pixelCount where abs(Int(model[p]) - Int(before[p])) > 8 << 16 { absorbed += 1 }
             }
             before = Array(model)
