@@ -1444,8 +1444,7 @@ public final class PrecisionDetector {
             guard !o.isNaN, let run = silhouetteRun(row: y, opened: o, radius: torso.discRadius, forward: -forward,
                                                     value: value),
                   !limbJoins(last: run.last, opened: o, radius: torso.discRadius, forward: -forward),
-                  let edge = subPixelEdge(row: y, run: run, forward: -forward, value: value, blur: blur,
-                                          thirdColours: false),
+                  let edge = subPixelEdge(row: y, run: run, forward: -forward, value: value, blur: blur),
                   (edge.sceneLuma - edge.torsoLuma).magnitude > 2 * Double(threshold[y]) else { continue }
             rowBackLuma[y] = edge.torsoLuma
         }
@@ -1794,11 +1793,8 @@ public final class PrecisionDetector {
     /// pixel's coverage is its luma's place between background and torso;
     /// their sum is the edge. Also the torso's luma, and the luma of the
     /// first pixel past the silhouette (the scene beside the edge).
-    /// `thirdColours`: the edge may be read against a colour between torso
-    /// and scene (`thirdColour`); only where its position is used.
     private func subPixelEdge(row y: Int, run: (deep: Int, last: Int), forward: Int, value: UInt8,
-                              blur: Double, thirdColours: Bool = true)
-        -> (position: Double, torsoLuma: Double, sceneLuma: Double)? {
+                              blur: Double) -> (position: Double, torsoLuma: Double, sceneLuma: Double)? {
         let line = mask + y * width
         let (deep, last) = run
         // The torso's own luma: the first pixel behind the (motion-blurred)
@@ -1839,8 +1835,7 @@ public final class PrecisionDetector {
         // Where another colour lies between the torso and the scene, the
         // edge is the torso's against it: each pixel's coverage is its
         // place between that colour and the torso, up to it.
-        if thirdColours,
-           let third = thirdColour(row: y, anchor: anchor, last: last, forward: forward, torso: torso, blur: blur) {
+        if let third = thirdColour(row: y, anchor: anchor, last: last, forward: forward, torso: torso, blur: blur) {
             var covered = 0.0
             var x = anchor + forward
             while x != third.at {
@@ -1892,7 +1887,7 @@ public final class PrecisionDetector {
         let model = background + y * width
         let g = Double(gain[y]) / 268_435_456
         let tolerance = Double(threshold[y])
-        // Unlike: beyond twice the noise threshold, and 16 luma at least.
+        // Unlike: farther than noise, and than the least contrast an edge is read at.
         let unlike = max(2 * tolerance, 16)
         var k = anchor + forward
         while (last - k) * forward > 0 {
