@@ -83,6 +83,12 @@ struct PrecisionScene {
     var shoulderArmAngle: Double? = nil
     /// That upper arm's luma (nil: the skin's; the torso's: a sleeve).
     var shoulderArmLuma: Double? = nil
+    /// The far arm (nil: none): behind the torso, along its front from the
+    /// top's centre to the hips, its outer edge this many pixels ahead of
+    /// the torso's front, in `farArmLuma`. Less than a limb's reach past
+    /// the opened torso, it is part of the front's silhouette.
+    var farArmAhead: Double? = nil
+    var farArmLuma = 100.0
     /// The torso a box instead of a capsule: its front straight up to the
     /// top corner, the corner its most forward point when it leans.
     var boxTorso = false
@@ -137,6 +143,11 @@ struct PrecisionScene {
             (Capsule(ax: hipX - 0.1 * s, ay: hipY, bx: hipX - 0.2 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
             (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r, squareEnds: boxTorso), torsoLuma),
         ]
+        if let ahead = farArmAhead {
+            let armRadius = 0.05 * s, out = r + ahead - armRadius
+            parts.insert((Capsule(ax: topX + out * cos, ay: topY + out * sin, bx: hipX + out * cos, by: hipY + out * sin,
+                                  r: armRadius), farArmLuma), at: 1)
+        }
         if deepLegsRun > 0 && (frame / deepLegsRun) % 2 == 1 {
             parts.append((Capsule(ax: hipX, ay: hipY, bx: hipX - 0.4 * s, by: g - r, r: r), torsoLuma))
         }
