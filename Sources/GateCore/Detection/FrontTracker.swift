@@ -588,11 +588,11 @@ final class FrontTracker {
         guard slope * sign >= settings.minVelocityPixelsPerSecond else { return nil }
         if lateStart {
             lateStart = false
-            // From the track's first front (second 0), even when the
-            // outlier test left it out: a late start's first fronts are
-            // often off, the bodies still coming apart, and measured from the
-            // first one kept, a pair's front runner was dropped.
-            guard crossingSeconds >= min(0, includedSpan().first) - FrontTracker.lateStartSeconds else { return nil }
+            // From the track's first front (second 0 of `baseNanos`), even
+            // when the outlier test left it out: a late start's first fronts
+            // are often off, the bodies still coming apart, and measured from
+            // the first one kept, a pair's front runner was dropped.
+            guard crossingSeconds >= -FrontTracker.lateStartSeconds else { return nil }
         }
         let crossingNanos = baseNanos + Int64((crossingSeconds * 1e9).rounded())
         if lastCrossingNanos != Int64.min && crossingNanos - lastCrossingNanos < settings.cooldownNanos { return nil }
