@@ -83,6 +83,10 @@ struct PrecisionScene {
     var shoulderArmAngle: Double? = nil
     /// That upper arm's luma (nil: the skin's; the torso's: a sleeve).
     var shoulderArmLuma: Double? = nil
+    /// In every other run of this many frames (0: in every frame) that
+    /// upper arm is drawn: a swinging arm covers the top for a while, then
+    /// leaves it open.
+    var shoulderArmRun = 0
     /// The far arm (nil: none): behind the torso, along its front from the
     /// top's centre to the hips, its outer edge this many pixels ahead of
     /// the torso's front, in `farArmLuma`. Less than a limb's reach past
@@ -92,11 +96,15 @@ struct PrecisionScene {
     /// The torso a box instead of a capsule: its front straight up to the
     /// top corner, the corner its most forward point when it leans.
     var boxTorso = false
+    /// That box's corners rounded to this fraction of its half depth.
+    var boxCornerFraction = 0.0
 
     struct Capsule {
         var ax: Double, ay: Double, bx: Double, by: Double, r: Double
         /// Cut square at both ends: a box (a torso's straight front and sharp corners).
         var squareEnds = false
+        /// With `squareEnds`, the corners rounded to this radius (0: sharp).
+        var cornerRadius = 0.0
         /// The x interval inside the capsule on the horizontal line at y.
         func span(atY y: Double) -> (Double, Double)? {
             var low = Double.infinity, high = -Double.infinity
@@ -107,6 +115,29 @@ struct PrecisionScene {
             if !squareEnds { disc(ax, ay); disc(bx, by) }
             let dx = bx - ax, dy = by - ay
             let length = (dx * dx + dy * dy).squareRoot()
+            if squareEnds && cornerRadius > 0 && length > 1e-9 {
+                // A rounded box: the box narrowed by the radius, the box
+                // shortened by it, and a disc at each corner between.
+                let rc = min(cornerRadius, r), ux = dx / length, uy = dy / length
+                var narrow = self
+                narrow.cornerRadius = 0
+                narrow.r = r - rc
+                var short = narrow
+                short.r = r
+                short.ax = ax + ux * rc; short.ay = ay + uy * rc
+                short.bx = bx - ux * rc; short.by = by - uy * rc
+                for part in [narrow, short] {
+                    if let (l, h) = part.span(atY: y) { low = min(low, l); high = max(high, h) }
+                }
+                let nx = -uy * (r - rc), ny = ux * (r - rc)
+                for (ex, ey) in [(short.ax, short.ay), (short.bx, short.by)] {
+                    for side in [-1.0, 1.0] {
+                        let cx = ex + side * nx, cy = ey + side * ny, d = rc * rc - (y - cy) * (y - cy)
+                        if d >= 0 { let h = d.squareRoot(); low = min(low, cx - h); high = max(high, cx + h) }
+                    }
+                }
+                return low <= high ? (low, high) : nil
+            }
             if length > 1e-9 {
                 let nx = -dy / length * r, ny = dx / length * r
                 let corners = [(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]
@@ -133,7 +164,10 @@ struct PrecisionScene {
         let s = PrecisionScene.scale, g = PrecisionScene.ground, r = runner.torsoDepth.map { $0 * s } ?? torsoRadius
         let neckRadius = frame % 2 == 1 && oddFramesNeckRadius > 0 ? oddFramesNeckRadius : neckRadius
         let sin = PortableMath.sin(runner.lean), cos = PortableMath.cos(runner.lean)
-        let reach = 0.5 * s * sin + (boxTorso ? r * cos : r)
+        // A box's most forward point is its top front corner; rounded, the
+        // corner's disc (its centre rc in from both sides) reaches rc past its centre.
+        let rc = boxTorso ? min(boxCornerFraction, 1) * r : 0
+        let reach = 0.5 * s * sin + (boxTorso ? (r - rc) * cos - rc * sin + rc : r)
         let hipX = front(runner, at: t) - reach, hipY = g - 0.95 * s
         let topX = hipX + 0.5 * s * sin, topY = hipY - 0.5 * s * cos
         // On a neck the head's centre is a neck and a head's radius past the torso's end.
@@ -141,7 +175,8 @@ struct PrecisionScene {
         let headX = hipX + headAxis * s * sin + 0.07 * s, headY = hipY - headAxis * s * cos
         var parts: [(Capsule, Double)] = [
             (Capsule(ax: hipX - 0.1 * s, ay: hipY, bx: hipX - 0.2 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
-            (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r, squareEnds: boxTorso), torsoLuma),
+            (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r, squareEnds: boxTorso,
+                     cornerRadius: boxCornerFraction * r), torsoLuma),
         ]
         if let ahead = farArmAhead {
             let armRadius = 0.05 * s, out = r + ahead - armRadius
@@ -174,8 +209,9 @@ struct PrecisionScene {
             parts.append((Capsule(ax: topX + ox, ay: topY + oy, bx: hipX + ox - 0.1 * s * sin, by: hipY + oy + 0.2 * s,
                                   r: 0.05 * s), skinLuma))
         }
-        if let angle = shoulderArmAngle {
-            let below = r - 0.05 * s
+        if let angle = shoulderArmAngle, shoulderArmRun == 0 || (frame / shoulderArmRun) % 2 == 1 {
+            // On the axis 0.05 m below the top: a capsule's top is r past the axis's end, a box's at it.
+            let below = (boxTorso ? 0 : r) - 0.05 * s
             let shoulderX = topX + below * sin, shoulderY = topY - below * cos
             let elbowX = shoulderX + 0.3 * s * PortableMath.sin(angle), elbowY = shoulderY + 0.3 * s * PortableMath.cos(angle)
             parts.append((Capsule(ax: shoulderX, ay: shoulderY, bx: elbowX, by: elbowY, r: 0.045 * s),
