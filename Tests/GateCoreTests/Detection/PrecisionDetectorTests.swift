@@ -231,6 +231,23 @@ import Testing
         try Self.timedOnce(scene, within: 1)
     }
 
+    /// A capsule leaning 0.35-0.45 rad at a standing start (3 m/s at the
+    /// line), an upper arm swung 1.1-1.2 rad forward over its top in every
+    /// frame: the front rows below the arm are a ramp with no flat row. The
+    /// front is the cap reached from the ramp's line (`capUnderALimb`).
+    /// Without it, 42-49 ms early: near the line only the frames whose
+    /// front was read off the arm gave one. Not claimed: swung 1.3 rad,
+    /// still 42-49 ms early (traced at lean 0.4: every front found 10.6 px
+    /// ahead, the arm's).
+    @Test(arguments: [(0.35, 1.1), (0.45, 1.1), (0.4, 1.2)])
+    func aSteepLeaningTorsoUnderAnArmAtAStandingStartIsTimed(lean: Double, angle: Double) throws {
+        var scene = PrecisionScene()
+        scene.torsoDepth = 0.125
+        scene.shoulderArmAngle = angle
+        scene.runners = [PrecisionScene.Runner(crossing: 0.9, lean: lean, acceleration: 400, start: 0.3)]
+        try Self.timedOnce(scene, within: 3, "lean \(lean), arm \(angle) rad: ")
+    }
+
     /// A box-shaped torso leaning 0.2-0.24 rad: its front is a straight
     /// ramp of rows up to its top corner, each row ahead of the one below
     /// by more than the flat-row rule allows. The front is the ramp's top,
