@@ -1670,8 +1670,8 @@ public final class PrecisionDetector {
     /// modes): within 1 ms 704 -> 708, within 5 ms 753 -> 757, p99 5.4 ->
     /// 4.0 ms; p95 at 60 fps 1.90 -> 1.73 ms, at 240 fps 0.73 -> 0.59; 11
     /// crossings moved by over 0.3 ms for the better (45.6 -> 1.9 ms, 9.5
-    /// -> 4.0, 1.75 -> 0.01), 7 for the worse (the worst a box 0.0 -> 3.4
-    /// ms, a capsule 2.1 -> 4.0).
+    /// -> 4.0, 1.75 -> 0.01), 6 for the worse, all boxes whose back edge
+    /// did not show the corner (the worst 0.0 -> 3.4 ms and 2.1 -> 4.0).
     private func capUnderALimb(firstRow: Int, lastRow: Int, halfDepth: Double,
                                lineEndRows: Double) -> (row: Int, value: Double)? {
         var row = firstRow
