@@ -1685,7 +1685,7 @@ public final class PrecisionDetector {
         let cosine = 1 / (1 + line.b * line.b).squareRoot(), sine = -line.b * cosine
         let tangent = Double(firstRow) + halfDepth * (1 + sine) - Double(row)
         guard tangent < 0 else { return (row, line.a) }
-        return (row, max(line.a, line.a + line.b * tangent + halfDepth * (1 - cosine)))
+        return (row, line.a + line.b * tangent + halfDepth * (1 - cosine))
     }
 
     /// Whether the torso's back edge shows a box's corner at its top rather

@@ -12,8 +12,8 @@
 # jiffy (stream start + k periods, k rounded): the stamp can lead the copy by
 # half a period plus the wake's lag, or trail it by half a period. Under
 # emulation vivid's capture and output threads (not locked to each other)
-# also stall now and then, repeating or skipping frames. Measured over 10
-# boots (three firmware builds, and CI): 1.0-12.0 ms, with 0-2 periods
+# also stall now and then, repeating or skipping frames. Measured over 12
+# boots (three firmware builds, and CI): 1.0-15.3 ms, with 0-3 periods
 # skipped by the output.
 # The box's time must lie within [-1 period, 4 periods] of the on-show
 # time: it catches a gross wrong time base (a clip clock or the loop's own
