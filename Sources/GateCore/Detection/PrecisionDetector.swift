@@ -1664,7 +1664,7 @@ public final class PrecisionDetector {
     /// tangent, and reached from the cap it was 1.3 px late (a second
     /// renderer's box leaning 0.36: 8.9 ms late). A box the track learnt
     /// (`lineEndRows`) or whose back edge shows its corner
-    /// (`backShowsABoxCorner`) gives no front here, as before.
+    /// (`backTopAhead` under 1 px) gives no front here, as before.
     ///
     /// On the second renderer's seven plain sets (762 crossings, both
     /// modes): within 1 ms 704 -> 708, within 5 ms 753 -> 757, p99 5.4 ->
@@ -1679,37 +1679,48 @@ public final class PrecisionDetector {
         guard row >= firstRow + 2, rowAligned[row - 1].isNaN && !rowEdge[row - 1].isNaN,
               rowAligned[row - 2].isNaN && !rowEdge[row - 2].isNaN, !(lineEndRows < halfDepth),
               let line = leanLine(from: row, lastRow: lastRow, halfDepth: halfDepth),
-              !backShowsABoxCorner(firstRow: firstRow, lastRow: lastRow, halfDepth: halfDepth, lean: line.b)
+              !((backTopAhead(firstRow: firstRow, lastRow: lastRow, halfDepth: halfDepth, lean: line.b) ?? 1) < 1)
         else { return nil }
+        return (row, capFront(line, row: row, firstRow: firstRow, halfDepth: halfDepth) ?? line.a)
+    }
+
+    /// The most forward point of a capsule's round top whose straight front
+    /// is `line` (against rows from `row`), or nil when the cap starts at or
+    /// below `row`: the cap meets the line at its tangent row, R(1 + sin)
+    /// below the first row, and its apex is R(1 - cos) ahead of the line
+    /// there. The line carried on up to the apex's row overshoots by
+    /// R(1/cos - 1).
+    private func capFront(_ line: (a: Double, b: Double), row: Int, firstRow: Int, halfDepth: Double) -> Double? {
         // Rows count down the image: a front that leans forward rises with them.
         let cosine = 1 / (1 + line.b * line.b).squareRoot(), sine = -line.b * cosine
         let tangent = Double(firstRow) + halfDepth * (1 + sine) - Double(row)
-        guard tangent < 0 else { return (row, line.a) }
-        return (row, line.a + line.b * tangent + halfDepth * (1 - cosine))
+        guard tangent < 0 else { return nil }
+        return line.a + line.b * tangent + halfDepth * (1 - cosine)
     }
 
-    /// Whether the torso's back edge shows a box's corner at its top rather
-    /// than a round top (false also when too little of it shows).
+    /// How far, in all over the three rows below the torso's first row,
+    /// its back edge lies ahead of its straight lean carried up: a box's
+    /// corner or a round top. Nil when too little of the back shows.
     ///
     /// The back edge over the second half depth is a straight lean, as the
-    /// front's (`lean`, within 0.15 px a row). Carried up to the three rows
-    /// below the first, a round top's outline lies well ahead of that line:
-    /// its cap curves over R(1 - sin) rows (a second renderer's capsule at
-    /// R = 10 and lean 0.45: 2.0-4.9 px in all over the three rows). A
-    /// box's lies within its corner's rounding (one leaning 0.36: 0.1-0.9
-    /// px in most frames). Under 1 px in all: a box.
-    private func backShowsABoxCorner(firstRow: Int, lastRow: Int, halfDepth: Double, lean: Double) -> Bool {
+    /// front's (`lean`, within 0.15 px a row). A round top's outline lies
+    /// well ahead of it near the top: its cap curves over R(1 - sin) rows
+    /// (a second renderer's capsule at R = 10 and lean 0.45: 2.0-4.9 px in
+    /// all over the three rows). A box's lies within its corner's rounding
+    /// (one leaning 0.36: 0.1-0.9 px in most frames). So under 1 px is a
+    /// box (`capUnderALimb`), 2 px or more a round top (`frontUnderALimb`).
+    private func backTopAhead(firstRow: Int, lastRow: Int, halfDepth: Double, lean: Double) -> Double? {
         let from = firstRow + Int(halfDepth.rounded()), to = min(lastRow, firstRow + Int((2 * halfDepth).rounded()))
-        guard from < to, firstRow + 3 <= lastRow else { return false }
+        guard from < to, firstRow + 3 <= lastRow else { return nil }
         var sums = QuadraticSums()
         for y in from...to where !rowBackAligned[y].isNaN { sums.add(Double(y - from), rowBackAligned[y]) }
-        guard sums.count >= 4, let line = sums.line(), (line.b - lean).magnitude <= 0.15 else { return false }
+        guard sums.count >= 4, let line = sums.line(), (line.b - lean).magnitude <= 0.15 else { return nil }
         var ahead = 0.0
         for y in (firstRow + 1)...(firstRow + 3) {
-            guard !rowBackAligned[y].isNaN else { return false }
+            guard !rowBackAligned[y].isNaN else { return nil }
             ahead += rowBackAligned[y] - (line.a + line.b * Double(y - from))
         }
-        return ahead < 1
+        return ahead
     }
 
     /// The top of a leaning torso's straight front, from `row` (a row the
@@ -1780,6 +1791,21 @@ public final class PrecisionDetector {
         var t = max(Double(target - row), -0.75 * halfDepth)
         if c < 0 { t = max(t, -b / (2 * c)) }
         guard t < 0 else { return nil }
+        // A round top (the back edge shows it, `backTopAhead`; no box end
+        // learnt) over a straight front: its cap, reached from the line
+        // (`capFront`). The line carried up to a half depth below the
+        // first row overshot it by R(1/cos - 1): a capsule leaning 0.15-0.2
+        // under an arm swung 0.8-1 rad forward, in `PrecisionScene`, was
+        // 0.5-1.8 ms early, 0.1-1.0 ms with this. On the second renderer's
+        // seven plain sets (762 crossings, both modes): p95 at 60 fps 1.73
+        // -> 1.52 ms, at 240 fps 0.59 -> 0.50; 6 crossings moved by over 0.3
+        // ms for the better (the most 1.8 -> 0.6 ms), 1 for the worse (0.7
+        // -> 1.1 ms). A curved front (the quadratic) is left as it was: its
+        // own top is nearer.
+        if c == 0, !(lineEndRows < halfDepth),
+           let ahead = backTopAhead(firstRow: firstRow, lastRow: lastRow, halfDepth: halfDepth, lean: b), ahead >= 2 {
+            return capFront((a, b), row: row, firstRow: firstRow, halfDepth: halfDepth)
+        }
         let front = reach(t)
         // The torso's outline above the covered rows, where it shows again:
         // a point of the torso's edge, so its front lies at least that far

@@ -248,6 +248,22 @@ import Testing
         try Self.timedOnce(scene, within: 3, "lean \(lean), arm \(angle) rad: ")
     }
 
+    /// A capsule leaning 0.15-0.2 rad under an upper arm swung 0.8-1 rad
+    /// forward over its top in every frame, at a standing start (3 m/s at
+    /// the line: a pixel is 4 ms). The front rows below the arm are
+    /// straight, and the back edge shows the round top: the front is the
+    /// cap reached from that line (`capFront`). Carried up the line to a
+    /// half depth below the first row, it overshot the cap by R(1/cos - 1):
+    /// 0.6-0.9 ms early.
+    @Test(arguments: [(0.15, 1.0), (0.2, 0.8), (0.2, 0.9)])
+    func aLeaningRoundTopUnderAnArmIsTimedAtItsCap(lean: Double, angle: Double) throws {
+        var scene = PrecisionScene()
+        scene.torsoDepth = 0.15
+        scene.shoulderArmAngle = angle
+        scene.runners = [PrecisionScene.Runner(crossing: 0.9, lean: lean, acceleration: 400, start: 0.3)]
+        try Self.timedOnce(scene, within: 0.4, "lean \(lean), arm \(angle) rad: ")
+    }
+
     /// A box-shaped torso leaning 0.2-0.24 rad: its front is a straight
     /// ramp of rows up to its top corner, each row ahead of the one below
     /// by more than the flat-row rule allows. The front is the ramp's top,
