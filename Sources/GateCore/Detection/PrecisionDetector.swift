@@ -1639,8 +1639,7 @@ public final class PrecisionDetector {
         guard row > firstRow && row < lastRow && !rowAligned[row - 1].isNaN,
               let line = leanLine(from: row + 1, lastRow: lastRow, halfDepth: halfDepth),
               (rowAligned[row] - (line.a - line.b)).magnitude <= 0.25 else { return }
-        let rows = Double(row - firstRow)
-        lineEndRows = lineEndRows.isNaN ? rows : lineEndRows + 0.3 * (rows - lineEndRows)
+        LearntTop.average(Double(row - firstRow), into: &lineEndRows)
     }
 
     /// The front of a round top under an arm, when no row of a torso
@@ -1664,14 +1663,7 @@ public final class PrecisionDetector {
     /// tangent, and reached from the cap it was 1.3 px late (a second
     /// renderer's box leaning 0.36: 8.9 ms late). A box the track learnt
     /// (`lineEndRows`) or whose back edge shows its corner
-    /// (`backTopAhead` under 1 px) gives no front here, as before. Where
-    /// the back does not show in this frame, the track's average over the
-    /// frames it did decides: a far arm swung back across the back edge
-    /// made a box at a standing start (240 fps) a round top in the frames
-    /// after the line, timed 3.4 ms late (0.25 ms with it; `make
-    /// test-second`'s seventh check). On the seven plain sets three other
-    /// crossings moved, by 0.13-0.43 ms (one better, two worse, all within
-    /// 0.5 ms).
+    /// (`backTopAhead` under 1 px) gives no front here, as before.
     ///
     /// On the second renderer's seven plain sets (762 crossings, both
     /// modes): within 1 ms 704 -> 708, within 5 ms 753 -> 757, p99 5.4 ->
@@ -1679,6 +1671,14 @@ public final class PrecisionDetector {
     /// crossings moved by over 0.3 ms for the better (45.6 -> 1.9 ms, 9.5
     /// -> 4.0, 1.75 -> 0.01), 6 for the worse, all boxes whose back edge
     /// did not show the corner (the worst 0.0 -> 3.4 ms and 2.1 -> 4.0).
+    ///
+    /// Where the back does not show in this frame, the track's average over
+    /// the frames it did decides (`LearntTop`): a far arm swung back across
+    /// the back edge made a box at a standing start (240 fps) a round top in
+    /// the frames after the line, timed 3.4 ms late (0.25 ms with it; `make
+    /// test-second`'s seventh check). On the seven plain sets three other
+    /// crossings moved, by 0.13-0.43 ms (one better, two worse, all within
+    /// 0.5 ms).
     private func capUnderALimb(firstRow: Int, lastRow: Int, halfDepth: Double,
                                learnt: inout LearntTop) -> (row: Int, value: Double)? {
         var row = firstRow
@@ -1689,8 +1689,7 @@ public final class PrecisionDetector {
         // The back's top in this frame, or as the track's last frames
         // showed it: the far arm or the scene behind may hide it in some.
         if let ahead = backTopAhead(firstRow: firstRow, lastRow: lastRow, halfDepth: halfDepth, lean: line.b) {
-            let was = learnt.backTopAhead
-            learnt.backTopAhead = was.isNaN ? ahead : was + 0.3 * (ahead - was)
+            LearntTop.average(ahead, into: &learnt.backTopAhead)
             guard ahead >= 1 else { return nil }
         } else {
             guard !(learnt.backTopAhead < 1) else { return nil }
@@ -2161,6 +2160,12 @@ struct LearntTop {
     /// (`backTopAhead`), averaged over the frames that measured it (weight
     /// 0.3): under 1 px a box's corner.
     var backTopAhead = Double.nan
+
+    /// Takes one frame's `sample` into the average `value` (nan: the
+    /// first), weight 0.3: one frame's rows are few.
+    static func average(_ sample: Double, into value: inout Double) {
+        value = value.isNaN ? sample : value + 0.3 * (sample - value)
+    }
 }
 
 /// One torso followed from frame to frame, with its own front tracker.

@@ -241,10 +241,7 @@ import Testing
     /// ahead, the arm's).
     @Test(arguments: [(0.35, 1.1), (0.45, 1.1), (0.4, 1.2)])
     func aSteepLeaningTorsoUnderAnArmAtAStandingStartIsTimed(lean: Double, angle: Double) throws {
-        var scene = PrecisionScene()
-        scene.torsoDepth = 0.125
-        scene.shoulderArmAngle = angle
-        scene.runners = [PrecisionScene.Runner(crossing: 0.9, lean: lean, acceleration: 400, start: 0.3)]
+        let scene = Self.armOverTheTop(depth: 0.125, angle: angle, lean: lean)
         try Self.timedOnce(scene, within: 3, "lean \(lean), arm \(angle) rad: ")
     }
 
@@ -257,10 +254,7 @@ import Testing
     /// 0.6-0.9 ms early.
     @Test(arguments: [(0.15, 1.0), (0.2, 0.8), (0.2, 0.9)])
     func aLeaningRoundTopUnderAnArmIsTimedAtItsCap(lean: Double, angle: Double) throws {
-        var scene = PrecisionScene()
-        scene.torsoDepth = 0.15
-        scene.shoulderArmAngle = angle
-        scene.runners = [PrecisionScene.Runner(crossing: 0.9, lean: lean, acceleration: 400, start: 0.3)]
+        let scene = Self.armOverTheTop(depth: 0.15, angle: angle, lean: lean)
         try Self.timedOnce(scene, within: 0.4, "lean \(lean), arm \(angle) rad: ")
     }
 
@@ -289,14 +283,22 @@ import Testing
     /// bare arm at 120 fps: 5.6 ms late, 0.1 ms with this.)
     @Test(arguments: [(0.15, 4), (0.2, 6), (0.22, 4)])
     func aLeaningBoxUnderASwingingArmIsTimedAtItsCorner(lean: Double, run: Int) throws {
-        var scene = PrecisionScene()
+        var scene = Self.armOverTheTop(depth: 0.125, angle: 1.4, lean: lean, crossing: 0.905)
         scene.boxTorso = true
         scene.boxCornerFraction = 0.4
-        scene.torsoDepth = 0.125
-        scene.shoulderArmAngle = 1.4
         scene.shoulderArmRun = run
-        scene.runners = [PrecisionScene.Runner(crossing: 0.905, lean: lean, acceleration: 400, start: 0.3)]
         try Self.timedOnce(scene, within: 0.5, "lean \(lean), run \(run): ")
+    }
+
+    /// A torso `depth` deep leaning `lean` at a standing start (3 m/s at
+    /// the line at `crossing`), an upper arm swung `angle` forward over its
+    /// top.
+    static func armOverTheTop(depth: Double, angle: Double, lean: Double, crossing: Double = 0.9) -> PrecisionScene {
+        var scene = PrecisionScene()
+        scene.torsoDepth = depth
+        scene.shoulderArmAngle = angle
+        scene.runners = [PrecisionScene.Runner(crossing: crossing, lean: lean, acceleration: 400, start: 0.3)]
+        return scene
     }
 
     /// An upper arm of the shirt's colour (a sleeve) swung forward from a
