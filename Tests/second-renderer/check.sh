@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test-second`: ts-gate against a renderer that shares nothing with
-# GateSim, in seven checks, each a set rendered afresh into build/ and
+# GateSim, in eight checks, each a set rendered afresh into build/ and
 # replayed with `ts-gate replay` in both modes (evaluate.py's
 # --require-within and --require-timed; nothing false may be reported).
 #
@@ -71,6 +71,13 @@
 #    pixel late (`capUnderALimb`). The track now keeps what the back
 #    showed (`LearntTop`).
 #    Measured: +0.21 / +3.42 ms before; +0.21 / +0.25 ms with it.
+# 8. The foot of a ramp: a box torso leaning 0.36 rad at 120 fps (7 ms
+#    exposures), an upper arm swung over its top and a forearm across its
+#    chest (render.py --pick 8:10), timed within 1 ms. The front's straight
+#    ramp between them is a few rows, and the flat-row rule took its foot:
+#    below, the front comes forward again, no lean to follow up. The ramp
+#    is followed up on its own line (`leanRampTop`).
+#    Measured: +1.76 / -7.60 ms before; +0.52 / +0.80 ms with it.
 # The accuracy tables of whole runners are `make accuracy-second`.
 set -euo pipefail
 bin=${1:?usage: check.sh TS_GATE}
@@ -98,4 +105,5 @@ check build/second-renderer/unread-fronts 20 1.0 --pick 6:44 --profile hard || s
 check build/second-renderer/wrong-pixels 2.5 1.0 --pick 1:10,4:26,4:15,4:31 || status=1
 check build/second-renderer/hidden-corner 2 1.0 --pick 12:13 || status=1
 check build/second-renderer/back-corner 1 1.0 --pick 1:27 || status=1
+check build/second-renderer/ramp-foot 1 1.0 --pick 8:10 || status=1
 exit $status
