@@ -210,6 +210,9 @@ public final class PrecisionDetector {
     /// Its back edge, brought to one instant as `rowAligned` is, in the
     /// same sense (forward positive; NaN: no clean edge, or not measured).
     let rowBackAligned: UnsafeMutablePointer<Double>
+    /// How far (RMS, pixels) the fronts of a straight lean may lie from
+    /// their line in the frame `measureFront` reads (`leanLine`).
+    var leanTolerance = PrecisionDetector.leanToleranceFloor
 
     let tracks: [PrecisionTrack]
     var lastReportedNanos = Int64.min
@@ -1410,6 +1413,7 @@ public final class PrecisionDetector {
         let referenceNanos = rowNanos((firstRow + lastRow) / 2, frame: frame)
         let speed = Double(forward) * velocity
         let blur = velocity.magnitude * Double(settings.exposureNanos) / 1e9
+        var edgeNoise = 0.0, edges = 0.0
         for y in firstRow...lastRow {
             rowAligned[y] = .nan
             rowEdge[y] = .nan
@@ -1424,6 +1428,9 @@ public final class PrecisionDetector {
             guard let edge = subPixelEdge(row: y, run: run, forward: forward, value: value, blur: blur) else { continue }
             rowEdge[y] = edge.position
             rowLuma[y] = edge.torsoLuma
+            edgeNoise += PrecisionDetector.edgeNoise(threshold: Double(threshold[y]), blur: blur,
+                                                     contrast: edge.torsoLuma - edge.sceneLuma)
+            edges += 1
             let lag = Double(rowNanos(y, frame: frame) - referenceNanos) / 1e9
             rowAligned[y] = Double(forward) * edge.position - speed * lag
         }
@@ -1437,6 +1444,7 @@ public final class PrecisionDetector {
         var n = 0
         for y in firstRow...lastRow where !rowAligned[y].isNaN { n += 1 }
         guard n >= 3 else { return nil }
+        leanTolerance = max(PrecisionDetector.leanToleranceFloor, 1.5 * edgeNoise / edges)
         let upper = max(3, (n * 3 + 4) / 5)
         var upperEnd = firstRow, seen = 0
         for y in firstRow...lastRow where !rowAligned[y].isNaN && seen < upper { seen += 1; upperEnd = y }
@@ -1612,7 +1620,7 @@ public final class PrecisionDetector {
 
     /// The line (against rows from `origin`) through the fronts of `rows`
     /// when they are a straight lean: at least four rows on a line leaning
-    /// 0.1 to 1 px a row, to within 0.1 px (RMS); nil otherwise.
+    /// 0.1 to 1 px a row, to within `leanTolerance` (RMS); nil otherwise.
     private func leanLine(_ rows: ClosedRange<Int>, from origin: Int) -> (a: Double, b: Double)? {
         let sums = frontSums(rows, from: origin)
         // Rows count down the image: a front that leans forward rises with them.
@@ -1622,7 +1630,36 @@ public final class PrecisionDetector {
             let off = rowAligned[y] - (line.a + line.b * Double(y - origin))
             squares += off * off
         }
-        return squares <= 0.01 * sums.count ? line : nil
+        return squares <= leanTolerance * leanTolerance * sums.count ? line : nil
+    }
+
+    /// The least `leanTolerance`, pixels: the outline's own roughness (a
+    /// pixel grid, anti-aliasing), what a sharp edge in little noise shows.
+    static let leanToleranceFloor = 0.1
+
+    /// The noise (one sigma, pixels) of a front read by `subPixelEdge`: each
+    /// pixel of the blurred ramp (`blur` pixels long, and the two at its
+    /// ends) adds its luma's noise over the `contrast` between torso and
+    /// scene; `threshold` is four sigmas of the row's noise.
+    ///
+    /// Why `leanLine` allows 1.5 times this: a straight lean read in noise
+    /// lies off its line by about this, RMS, and its fit over ten rows or
+    /// so passes 1.5 times it all but always. A fixed 0.1 px turned away
+    /// blurred, low-contrast fronts: a second renderer's box at 120 fps,
+    /// 7.4 ms exposures (3.5 px of blur) and 52 luma of contrast, had fronts
+    /// 0.11 px off their line (RMS) where this noise is 0.075 px; no ramp
+    /// was followed up and fronts after the line were 2-4 px late, the
+    /// crossing 2.4 ms late in precision mode (0.1 ms with this). Clean
+    /// edges keep 0.1 px. On the second renderer's seven plain sets (762
+    /// crossings, both modes): within 5 ms 759 -> 760, p99 3.8 -> 3.2 ms;
+    /// p95 at 60 fps 1.34 -> 1.14 ms (7 -> 5 over its target), at 120 fps
+    /// 1.22 -> 1.13 (13 -> 11 over), at 240 fps 0.49 either way; 9
+    /// crossings moved by over 0.3 ms for the better (3.95 -> 0.03 ms, 5.8
+    /// -> 0.2, 2.4 -> 0.1), 8 for the worse, by up to 1.3 ms and all
+    /// within 1.5 ms. 1.25 times did about as well (120 fps 12 over), 2
+    /// times as 1.5 did.
+    static func edgeNoise(threshold: Double, blur: Double, contrast: Double) -> Double {
+        threshold / 4 * (blur + 2).squareRoot() / max(16, contrast.magnitude)
     }
 
     /// Learns, from a frame whose top the arm left open, how many rows
