@@ -1611,9 +1611,8 @@ public final class PrecisionDetector {
     }
 
     /// The line (against rows from `row`) of a leaning torso's straight
-    /// front from `row` down, over one and a half half depths: at least four
-    /// rows on a line leaning 0.1 to 1 px a row, to within 0.1 px (RMS).
-    /// Nil when they are no straight lean.
+    /// front from `row` down, over one and a half half depths; nil when
+    /// they are no straight lean (`leanLine(_:from:)`).
     private func leanLine(from row: Int, lastRow: Int, halfDepth: Double) -> (a: Double, b: Double)? {
         leanLine(row...frontFitEnd(row, lastRow: lastRow, halfDepth: halfDepth), from: row)
     }
@@ -1797,9 +1796,10 @@ public final class PrecisionDetector {
     /// row taken is wherever sensor noise made two agree, far down the ramp
     /// (a second renderer's runner leaning 0.23 rad was 15.7 ms late, fronts
     /// 19 rows down). Where the rows below `row`, over one and a half half
-    /// depths, lie on a line leaning 0.1 to 1 px a row to within 0.1 px, the
-    /// rows above that stay within 0.2 px of it are the torso's too, up to
-    /// the last. An arm leaving the torso at an angle is off that line.
+    /// depths, are a straight lean (`leanLine`: 0.1 to 1 px a row, within
+    /// the edges' noise), the rows above that stay within 0.2 px of it are
+    /// the torso's too, up to the last. An arm leaving the torso at an
+    /// angle is off that line.
     ///
     /// The row taken may be the ramp's foot instead: below it the front
     /// comes forward again (a forearm across the chest below it, the
