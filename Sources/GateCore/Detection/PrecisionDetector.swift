@@ -1099,7 +1099,7 @@ public final class PrecisionDetector {
                 guard !discInsideNeighbours(p) else { continue }
                 let y = p / width, x = p - y * width
                 let squared = distance.squared[p]
-                let reach = Int(DiscRows.radius(squared))
+                let reach = discRows.reach(squared)
                 let halfWidths = discRows.halfWidths(squared)
                 firstRow = min(firstRow, max(0, y - reach)); lastRow = max(lastRow, min(height - 1, y + reach))
                 // Rows dy above and below share the disc's half width.
@@ -1138,9 +1138,8 @@ public final class PrecisionDetector {
     /// painting only the rest is most of the saving.
     @inline(__always)
     private func discInsideNeighbours(_ p: Int) -> Bool {
-        let squared = Int(distance.squared[p])
-        let root = Int(Double(squared).squareRoot())
-        guard root * root == squared else { return false }
+        let root = discRows.wholeRoot(distance.squared[p])
+        guard root >= 0 else { return false }
         // Spine pixels are two or more pixels inside the body's box: their
         // neighbours are in it.
         let outer = Int32((root + 1) * (root + 1))

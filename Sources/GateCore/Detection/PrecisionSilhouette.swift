@@ -265,10 +265,19 @@ final class DiscRows {
     private let rows: UnsafeMutablePointer<Double>
     private let spare: UnsafeMutablePointer<Double>  // a larger distance's rows, made each time
     private var used = 0
+    /// Per squared distance: Int(radius), and the whole square root (-1: none).
+    private let reaches: UnsafeMutablePointer<Int32>
+    private let wholeRoots: UnsafeMutablePointer<Int32>
 
     init(width: Int, height: Int) {
         start = .allocate(capacity: DiscRows.keptSquared)
         start.initialize(repeating: -1, count: DiscRows.keptSquared)
+        reaches = .allocate(capacity: DiscRows.keptSquared)
+        wholeRoots = .allocate(capacity: DiscRows.keptSquared)
+        wholeRoots.initialize(repeating: -1, count: DiscRows.keptSquared)
+        for d in 0..<DiscRows.keptSquared { reaches[d] = Int32(DiscRows.radius(Int32(d))) }
+        var root = 0
+        while root * root < DiscRows.keptSquared { wholeRoots[root * root] = Int32(root); root += 1 }
         // One row count per distance, each at most sqrt(d) + 1.
         var capacity = 0
         for d in 0..<DiscRows.keptSquared { capacity += Int(Double(d).squareRoot()) + 1 }
@@ -276,11 +285,28 @@ final class DiscRows {
         spare = .allocate(capacity: width + height + 2)
     }
 
-    deinit { start.deallocate(); rows.deallocate(); spare.deallocate() }
+    deinit { start.deallocate(); rows.deallocate(); spare.deallocate(); reaches.deallocate(); wholeRoots.deallocate() }
 
     /// The radius for squared distance `squared`.
     @inline(__always)
     static func radius(_ squared: Int32) -> Double { Double(squared).squareRoot() - 0.5 }
+
+    /// Int(radius(squared)): the disc's last row either side of its centre.
+    /// Kept per distance, like the half widths (a square root per spine
+    /// pixel is as slow as the rest of its disc).
+    @inline(__always)
+    func reach(_ squared: Int32) -> Int {
+        Int(squared) < DiscRows.keptSquared ? Int(reaches[Int(squared)]) : Int(DiscRows.radius(squared))
+    }
+
+    /// The whole square root of `squared`, or -1 when it is no square.
+    @inline(__always)
+    func wholeRoot(_ squared: Int32) -> Int {
+        let d = Int(squared)
+        if d < DiscRows.keptSquared { return Int(wholeRoots[d]) }
+        let root = Int(Double(d).squareRoot())
+        return root * root == d ? root : -1
+    }
 
     /// The half widths for squared distance `squared` (at least 1), rows 0...Int(radius).
     @inline(__always)

@@ -154,16 +154,19 @@ import Testing
         }
     }
 
-    /// A disc's rows come back as the square roots would give them, bit
-    /// for bit: from the kept table (asked twice, and after other
-    /// distances filled it) and past it, for every squared distance a
-    /// torso of the work image can have.
+    /// A disc's rows, its reach and whole square root come back as the
+    /// square roots would give them, bit for bit: from the kept tables
+    /// (asked twice, and after other distances filled them) and past them,
+    /// for every squared distance a torso of the work image can have.
     @Test func discRowsAreTheSquareRootsExactly() {
         let rows = DiscRows(width: 320, height: 240)
         for pass in 0..<2 {
             for squared in Int32(1)...Int32(DiscRows.keptSquared + 300) {
                 let radius = Double(squared).squareRoot() - 0.5
                 #expect(DiscRows.radius(squared) == radius)
+                #expect(rows.reach(squared) == Int(radius), "squared \(squared)")
+                let root = Int(Double(squared).squareRoot())
+                #expect(rows.wholeRoot(squared) == (root * root == Int(squared) ? root : -1), "squared \(squared)")
                 let halfWidths = rows.halfWidths(squared)
                 for dy in 0...Int(radius) {
                     let expected = (radius * radius - Double(dy * dy)).squareRoot()
