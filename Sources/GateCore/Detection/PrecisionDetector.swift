@@ -777,10 +777,14 @@ public final class PrecisionDetector {
         for g in 0..<groupCount {
             let body = groups[g]
             let value = UInt8(2 + g)
-            distance.compute(mask, value: value, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
+            // Exact distances in the rows the half depth is measured on; in
+            // the rest, where a core can be, once the half depth tells where.
+            distance.compute(mask, value: value, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY,
+                             exactThrough: PrecisionDetector.upperRow(of: body))
             guard let halfDepth = torsoHalfDepth(body, countColumns: true) else { continue }
             let count = splitPeople(body)
             if count < 2 {
+                distance.finish(below: min(coreSquared(halfDepth), discSquared(halfDepth)))
                 findTorsos(in: g, box: body, halfDepth: halfDepth)
                 continue
             }
@@ -798,7 +802,7 @@ public final class PrecisionDetector {
     /// upper part go to `columnRows` (from the box's first column).
     private func torsoHalfDepth(_ box: Body, countColumns: Bool) -> Double? {
         var rows = 0
-        let upper = box.minY + Int(0.6 * Double(box.maxY - box.minY))
+        let upper = PrecisionDetector.upperRow(of: box)
         let boxWidth = box.maxX - box.minX + 1
         if countColumns { for i in 0..<boxWidth { columnRows[i] = 0 } }
         for y in box.minY...upper {
@@ -814,6 +818,21 @@ public final class PrecisionDetector {
         guard rows >= 4 else { return nil }
         let k = Int(0.7 * Double(rows - 1))
         return Double(PrecisionDetector.select(scratch, count: rows, rank: k)).squareRoot()
+    }
+
+    /// The last of the upper 60% of `box`'s rows, where `torsoHalfDepth` looks.
+    static func upperRow(of box: Body) -> Int { box.minY + Int(0.6 * Double(box.maxY - box.minY)) }
+
+    /// The least squared distance of a core pixel (`findCores`: a disc of 0.65 R).
+    private func coreSquared(_ halfDepth: Double) -> Int32 {
+        let coreRadius = 0.65 * halfDepth
+        return Int32((coreRadius * coreRadius).rounded(.up))
+    }
+
+    /// The least squared distance of a spine pixel's disc (`torsoCoreFraction` x R).
+    private func discSquared(_ halfDepth: Double) -> Int32 {
+        let discRadius = settings.torsoCoreFraction * halfDepth
+        return Int32((discRadius * discRadius).rounded(.up))
     }
 
     /// Two runners close behind each other, a leg of one across the other's,
@@ -845,6 +864,8 @@ public final class PrecisionDetector {
             count += 1
         }
         guard count >= 2 else { return count }
+        // Each person's own half depth and cores: every distance exact.
+        distance.finish(below: 0)
         var firstColumn = body.minX
         for k in 0..<count {
             let lastColumn = k == count - 1 ? body.maxX : body.minX + (people[k].maxX + people[k + 1].minX) / 2
@@ -1010,8 +1031,7 @@ public final class PrecisionDetector {
         // The core is where the body holds a disc of 0.65 R (connected
         // enough to follow along the torso); only its pixels holding a disc of
         // `torsoCoreFraction` x R (more than a head's) make the torso.
-        let coreRadius = 0.65 * halfDepth
-        let coreSquared = Int32((coreRadius * coreRadius).rounded(.up))
+        let coreSquared = coreSquared(halfDepth)
         let boxWidth = body.maxX - body.minX + 1
         for y in body.minY...body.maxY {
             // Only the body's pixels have a distance above 0 in its box.
@@ -1020,7 +1040,7 @@ public final class PrecisionDetector {
         }
         coreRuns.label(core, stride: width, value: 1, x0: body.minX, x1: body.maxX, y0: body.minY, y1: body.maxY)
         let discRadius = settings.torsoCoreFraction * halfDepth
-        let discSquared = Int32((discRadius * discRadius).rounded(.up))
+        let discSquared = discSquared(halfDepth)
         let spineLength = settings.torsoSpineHalfDepths * halfDepth
         // A spine pixel's walk along the core reaches `spineLength` pixels
         // (itself and `need` steps) forwards and backwards together.

@@ -50,6 +50,41 @@ import Testing
         }
     }
 
+    /// Distances left to `finish(below:)` are exact in the rows asked for
+    /// at once, and wherever they reach the least distance asked for later;
+    /// below it, 1 or more but still below it (what a core's threshold, a
+    /// disc's and "inside" ask of them); and 0 outside. With 0 asked, exact
+    /// everywhere. The masks hold blobs, thin runs and broad ones.
+    @Test(arguments: [0.6, 0.95])
+    func distancesFinishedBelowALeastDistanceAreExactWhereTheyReachIt(fill: Double) {
+        let width = 40, height = 30
+        var random = SplitMix64(seed: UInt64(fill * 1000) + 7)
+        let distance = PrecisionDistance(width: width, height: height)
+        var skipped = 0
+        for trial in 0..<30 {
+            let (mask, x0, x1, y0, y1) = Self.randomMask(&random, width: width, height: height, fill: fill,
+                                                         share: 0.8, of: 1, else: 2)
+            let exactThrough = y0 - 1 + Int(random.unit() * Double(y1 - y0 + 2))
+            let least = Int32(trial % 5 == 0 ? 0 : 1 + Int(random.unit() * 20))
+            mask.withUnsafeBufferPointer {
+                distance.compute($0.baseAddress!, value: 1, x0: x0, x1: x1, y0: y0, y1: y1, exactThrough: exactThrough)
+            }
+            distance.finish(below: least)
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    let expected = Self.bruteForce(mask, width: width, value: 1, x0: x0, x1: x1, y0: y0, y1: y1, x: x, y: y)
+                    let got = distance.squared[y * width + x]
+                    let exact = y <= exactThrough || expected >= least || expected == 0
+                    let right = exact ? got == expected : got >= 1 && got < least
+                    if !exact && got != expected { skipped += 1 }
+                    #expect(right, "trial \(trial), pixel (\(x), \(y)): \(got) for \(expected), rows to \(exactThrough) exact, least \(least)")
+                    if !right { return }
+                }
+            }
+        }
+        #expect(skipped > 100, "\(skipped) distances left inexact")
+    }
+
     /// The mask with the holes of the region of `value` in the rectangle
     /// filled, by flooding the other pixels from the rectangle's border one
     /// pixel at a time (4-connected): what PrecisionHoles must give exactly.
