@@ -146,18 +146,19 @@ final class PrecisionDistance {
     private let columns: UnsafeMutablePointer<Int32>
     private let s: UnsafeMutablePointer<Int32>
     private let t: UnsafeMutablePointer<Int32>
+    private let g2: UnsafeMutablePointer<Int32>
     /// Squared distances, indexed like the image (only the last rectangle is valid).
     let squared: UnsafeMutablePointer<Int32>
 
     init(width: Int, height: Int) {
         self.width = width
         columns = .allocate(capacity: (width + 2) * (height + 2))
-        s = .allocate(capacity: width + 2); t = .allocate(capacity: width + 2)
+        s = .allocate(capacity: width + 2); t = .allocate(capacity: width + 2); g2 = .allocate(capacity: width + 2)
         squared = .allocate(capacity: width * height)
     }
 
     deinit {
-        columns.deallocate(); s.deallocate(); t.deallocate(); squared.deallocate()
+        columns.deallocate(); s.deallocate(); t.deallocate(); g2.deallocate(); squared.deallocate()
     }
 
     /// The rectangle of the last `compute` (its table's columns and rows,
@@ -252,38 +253,39 @@ final class PrecisionDistance {
     /// overflow checks: every term is below the table's size squared.
     @inline(__always)
     private func envelope(_ g: UnsafeMutablePointer<Int32>, from lo: Int, to hi: Int, into out: UnsafeMutablePointer<Int32>) {
-        let s = self.s, t = self.t
+        // The stack: each column's index (s), the start of its span (t) and
+        // g^2 (kept beside them: read through the index, it was a load
+        // waiting on a load in every test).
+        let s = self.s, t = self.t, g2 = self.g2
         let hi32 = Int32(truncatingIfNeeded: hi)
         // Column lo is at distance 0 from itself, nearer than any other
         // column can be: it is never dropped, so the stack never empties.
         var q = 0
-        s[0] = Int32(truncatingIfNeeded: lo); t[0] = s[0]
+        s[0] = Int32(truncatingIfNeeded: lo); t[0] = s[0]; g2[0] = 0
         var u = Int32(truncatingIfNeeded: lo) &+ 1
         while u <= hi32 {
             let gu = g[Int(u)]
             let gu2 = gu &* gu
-            var i = s[q], start = t[q]
+            var i = s[q], start = t[q], gi2 = g2[q]
             while true {
                 // Is column i no nearer than u at the start of its span?
-                let gi = g[Int(i)]
                 let a = start &- i, b = start &- u
-                if a &* a &+ gi &* gi <= b &* b &+ gu2 { break }
+                if a &* a &+ gi2 <= b &* b &+ gu2 { break }
                 q &-= 1
-                i = s[q]; start = t[q]
+                i = s[q]; start = t[q]; gi2 = g2[q]
             }
-            let gi = g[Int(i)]
-            let numerator = u &* u &- i &* i &+ gu2 &- gi &* gi, denominator = 2 &* (u &- i)
+            let numerator = u &* u &- i &* i &+ gu2 &- gi2, denominator = 2 &* (u &- i)
             // Floor division: the numerator may be negative.
             let sep = numerator >= 0 ? numerator / denominator : 0 &- ((0 &- numerator &+ denominator &- 1) / denominator)
             let wv = 1 &+ sep
-            if wv <= hi32 { q &+= 1; s[q] = u; t[q] = wv }
+            if wv <= hi32 { q &+= 1; s[q] = u; t[q] = wv; g2[q] = gu2 }
             u &+= 1
         }
         if hi32 == t[q] { q &-= 1 }
         var x = hi32 &- 1
         while x > Int32(truncatingIfNeeded: lo) {
-            let i = s[q], gi = g[Int(i)], d = x &- i
-            out[Int(x)] = d &* d &+ gi &* gi
+            let d = x &- s[q]
+            out[Int(x)] = d &* d &+ g2[q]
             if x == t[q] { q &-= 1 }
             x &-= 1
         }
