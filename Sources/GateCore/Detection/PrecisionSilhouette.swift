@@ -333,8 +333,9 @@ final class DiscRows {
     static func radius(_ squared: Int32) -> Double { Double(squared).squareRoot() - 0.5 }
 
     /// Int(radius(squared)): the disc's last row either side of its centre.
-    /// Kept per distance, like the half widths (a square root per spine
-    /// pixel is as slow as the rest of its disc).
+    /// Kept per distance, like the half widths: the square roots taken per
+    /// spine pixel, here and in `wholeRoot`, were a sixth of the time
+    /// `findCores` took.
     @inline(__always)
     func reach(_ squared: Int32) -> Int {
         Int(squared) < DiscRows.keptSquared ? Int(reaches[Int(squared)]) : Int(DiscRows.radius(squared))
