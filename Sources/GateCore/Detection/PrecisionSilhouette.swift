@@ -234,9 +234,11 @@ final class PrecisionDistance {
                 if g[c] == 0 { out[c] = 0; c &+= 1; continue }
                 var end = c, deepest = g[c]
                 while g[end &+ 1] != 0 { end &+= 1; deepest = max(deepest, g[end]) }   // column n - 1 is outside
-                // No pixel of the run is farther than half its length (rounded up) from its ends.
-                let half = Int32(truncatingIfNeeded: (end - c + 2) / 2)
-                if min(deepest, half) < 46_341 && min(deepest, half) * min(deepest, half) < minimum {
+                // No pixel of the run is farther than half its length (rounded
+                // up) from its ends, nor than its deepest g from the outside
+                // above or below. Below the table's width: squared, no overflow.
+                let reach = min(deepest, Int32(truncatingIfNeeded: (end - c + 2) / 2))
+                if reach &* reach < minimum {
                     for x in c...end { out[x] = 1 }
                 } else {
                     envelope(g, from: c - 1, to: end + 1, into: out)
