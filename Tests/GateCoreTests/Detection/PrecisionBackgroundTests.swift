@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import GateCore
 
 @Suite struct PrecisionBackgroundTests {
@@ -37,6 +38,50 @@ import Testing
             let model16 = Array(UnsafeBufferPointer(start: detector.background16, count: width))
             let wrong = (0..<width).first { model[$0] != expected[$0] || model16[$0] != expected16[$0] }
             #expect(wrong == nil, "gain \(gain), shift \(shift): pixel \(wrong ?? 0)")
+        }
+    }
+
+    /// The slow update keeps its pace at every frame rate and never steps
+    /// more than an eighth of the way: it runs on every fourth row each
+    /// frame, in steps four times as large. An empty scene 8 lumas brighter
+    /// than its model (inside the threshold) is followed by the same share
+    /// after one second at 30, 60, 120 and 240 fps, 1 - e^(-1 / 1.07) at a
+    /// 2 s time constant (2^updateShift frames: 32 at 30 fps, 1.07 s); and
+    /// no pixel's model moves more than an eighth of what is left in one
+    /// frame. Fails with steps not scaled to the rows, or with every eighth
+    /// row in steps eight times as large (at 30 fps, steps of a quarter).
+    @Test func theSlowUpdateKeepsItsPaceAndItsStepsAtEveryFrameRate() {
+        var shares: [Int: Double] = [:]
+        for fps in [30, 60, 120, 240] {
+            let detector = PrecisionDetector(width: 128, height: 96)
+            let count = detector.pixelCount
+            for i in 0..<count {
+                detector.background[i] = 100 << 16
+                detector.background16[i] = PrecisionDetector.narrow(detector.background[i])
+                detector.current[i] = 108
+                detector.previous[i] = 108
+            }
+            for y in 0..<detector.height {
+                detector.gain[y] = 4096; detector.previousGain[y] = 4096; detector.threshold[y] = 20
+            }
+            let interval = Int64(1_000_000_000 / fps)
+            for i in 0..<3 { detector.noteFrameInterval(Int64(i) * interval) }
+            var largestStep = 0.0
+            for _ in 0..<fps {
+                let before = Array(UnsafeBufferPointer(start: detector.background, count: count))
+                #expect(detector.segment() == 0)
+                for i in 0..<count {
+                    let left = Double((108 << 16) - Int(before[i]))
+                    largestStep = max(largestStep, Double(Int(detector.background[i]) - Int(before[i])) / left)
+                }
+            }
+            let moved = (0..<count).reduce(0.0) { $0 + Double(Int(detector.background[$1]) - (100 << 16)) }
+            shares[fps] = moved / Double(count * (8 << 16))
+            #expect(largestStep <= 0.125, "\(fps) fps: a step took \(largestStep) of the way")
+        }
+        let expected = 1 - exp(-1 / 1.07)
+        for (fps, share) in shares.sorted(by: { $0.key < $1.key }) {
+            #expect(abs(share - expected) < 0.03, "\(fps) fps: \(share) of the way after 1 s, expected \(expected)")
         }
     }
 
