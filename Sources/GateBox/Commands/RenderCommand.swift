@@ -5,10 +5,11 @@ import GateSim
 /// `ts-gate render CLIP`: writes a clip of the accuracy corpus as YUV4MPEG2
 /// (Cmono, frame i at i / fps) and its ground truth as JSON lines, so the
 /// replay path can be checked on files, by us and by anyone else. The VM
-/// rig's clips are here too; --raw writes bare GREY frames for a V4L2 output.
+/// rig's clips are here too (--raw writes bare GREY frames for a V4L2
+/// output), and the benchmarks' (`BenchClips`), to profile.
 enum RenderCommand {
     static func run(_ options: RenderOptions, console: Console) -> Int32 {
-        let clips = AccuracyCorpus.clips(seed: options.seed) + RigClips.clips()
+        let clips = AccuracyCorpus.clips(seed: options.seed) + RigClips.clips() + BenchClips.clips()
         if options.list {
             for clip in clips {
                 console.line(DecimalText.padRight(clip.name, 26) + DecimalText.padLeft(String(clip.fps), 4) + " fps  "

@@ -6,6 +6,8 @@
 // - "detector MODE WxH": a detector (photo-finish, precision) on frames of a
 //   runner crossing, rendered once in setup and cycled, so rendering is not
 //   measured. One benchmark iteration is one frame: every metric is per frame.
+//   The clip is GateSim's `BenchClips`: `ts-gate render bench-WxH` writes it,
+//   for `ts-gate replay` under a profiler.
 // - "detector MODE 640x480, least of N passes": the same clip run N times,
 //   each frame's least CPU over them (the machine's noise taken out): the
 //   figure to compare builds by. Iterations report one frame each.
@@ -95,8 +97,8 @@ struct BenchmarkSetupError: Error, CustomStringConvertible {
 /// of identical passes (the clip starts and ends with an empty view, so the
 /// wrap is seamless).
 final class DetectorRig {
-    static let fps = 120
-    static let clipFrames = 240   // 2 s: empty, the pass, empty
+    static let fps = BenchClips.fps
+    static let clipFrames = BenchClips.frameCount   // 2 s: empty, the pass, empty
 
     let width: Int, height: Int
     let frames: UnsafeMutablePointer<UInt8>
@@ -107,13 +109,12 @@ final class DetectorRig {
     init(mode: DetectionMode, width: Int, height: Int) throws {
         self.width = width
         self.height = height
-        let camera = CameraModel(width: width, height: height, viewWidthMetres: 4, readoutNanos: 8_000_000,
-                                 exposureNanos: 1_000_000, noiseSigma: 2)
         // Torso front on the gate line (the middle) at 1 s, 7 m/s: out of view
-        // at the start and at the end of the clip.
-        let runner = Runner(crossingNanos: 1_000_000_000, lineX: 2.0, speedAtLine: 7, direction: .leftToRight,
-                            shirtLuma: 45, skinLuma: 120, legLuma: 75, stridePhase: 0.7)
-        let renderer = SceneRenderer(camera: camera, runners: [runner], seed: 11)
+        // at the start and at the end of the clip. `ts-gate render
+        // bench-WxH` writes the same frames, to profile.
+        let clip = BenchClips.clip(width: width, height: height)
+        let camera = clip.camera
+        let renderer = clip.renderer()
         frames = .allocate(capacity: DetectorRig.clipFrames * width * height)
         for i in 0..<DetectorRig.clipFrames {
             renderer.render(topRowNanos: DetectorRig.stamp(i), frameIndex: UInt64(i), into: frames + i * width * height)

@@ -130,6 +130,40 @@ import GateSim
         #expect(abs(difference) < 0.01, "replayed \(found), truth \(expected), in memory off by \(difference) ms")
     }
 
+    /// `ts-gate render bench-640x480` writes the frames `make bench`'s
+    /// detector benchmarks time (`BenchClips`, rendered as the benchmark
+    /// renders them: frame i at i / 120 s), and replayed they hold the one
+    /// crossing the benchmark's warm-up asks for, at its truth.
+    @Test func theBenchmarksClipRendersTheFramesTheBenchmarkTimes() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let render = try ProgramTests.run(["render", "bench-640x480", "--out", dir.path + "/bench.y4m"])
+        #expect(render.status == 0, "\(render.errors)")
+        let clip = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/bench.y4m"))
+        let header = clip.firstIndex(of: 0x0A)! + 1
+        let frameBytes = 640 * 480
+        #expect(clip.count == header + BenchClips.frameCount * (6 + frameBytes))
+        let spec = BenchClips.clip(width: 640, height: 480)
+        let renderer = spec.renderer()
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: frameBytes)
+        defer { pixels.deallocate() }
+        for i in [0, 100, 120, 239] {
+            renderer.render(topRowNanos: Int64(i) * 1_000_000_000 / Int64(BenchClips.fps), frameIndex: UInt64(i), into: pixels)
+            let at = header + i * (6 + frameBytes) + 6
+            #expect(clip[at..<(at + frameBytes)] == Data(bytes: pixels, count: frameBytes), "frame \(i)")
+        }
+        let replay = try ProgramTests.run(["replay", dir.path + "/bench.y4m", "--json", "--readout-ms", "8",
+                                           "--exposure-ms", "1"])
+        #expect(replay.status == 0, "\(replay.errors)")
+        let crossings = replay.output.split(separator: "\n").filter { $0.contains("crossingTimeNanos") }
+        #expect(crossings.count == 1, "\(replay.output)")
+        let found = crossings.first.flatMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["crossingTimeNanos"] as? Int64
+        }
+        let error = Double((found ?? 0) - spec.truthNanos[0]) / 1e6
+        #expect(abs(error) < 1, "crossing \(found ?? 0), truth \(spec.truthNanos[0]): \(error) ms")
+    }
+
     /// The VM rig's clip as bare GREY frames: the Y4M's frames without its
     /// header and FRAME lines, byte for byte.
     @Test func rawRenderIsTheY4MsLumaAlone() throws {
