@@ -6,8 +6,8 @@ import GateCore
 /// Named here, not in the benchmark, so that `ts-gate render bench-640x480`
 /// writes the very frames the benchmark times: a profiler or a per-stage
 /// trace replays them (`ts-gate replay`) and sees what the benchmark sees.
-/// (GateSim's corpus runners are smaller in the view: their heaviest frames
-/// cost a fifth less than the benchmark's.)
+/// (The corpus's run-120fps-5, once profiled in its place, has a smaller
+/// runner: its heaviest frames cost a fifth less than the benchmark's.)
 public enum BenchClips {
     public static let fps = 120
     public static let frameCount = 240
