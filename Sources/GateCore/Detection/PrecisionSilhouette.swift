@@ -277,8 +277,11 @@ final class PrecisionDistance {
                 i = s[q]; start = t[q]; gi2 = g2[q]
             }
             let numerator = u &* u &- i &* i &+ gu2 &- gi2, denominator = 2 &* (u &- i)
-            // Floor division: the numerator may be negative.
-            let sep = numerator >= 0 ? numerator / denominator : 0 &- ((0 &- numerator &+ denominator &- 1) / denominator)
+            // Never negative, so plain division is the floor: the top column
+            // i is at least as near as u at `start` (the loop above), so
+            // (start - i)^2 + gi2 <= (start - u)^2 + gu2, that is
+            // numerator >= 2 x start x (u - i), and start >= lo >= 0.
+            let sep = numerator / denominator
             let wv = 1 &+ sep
             if wv <= hi32 { q &+= 1; s[q] = u; t[q] = wv; g2[q] = gu2 }
             u &+= 1
