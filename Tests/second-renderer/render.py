@@ -328,7 +328,9 @@ def write_y4m(path, W, H, fps, mono, frames):
 
 # ---------------------------------------------------------------- one clip
 
-def render_clip(job):
+def render_clip(job, scene_only=False):
+    """Renders one clip; with `scene_only`, returns its scene instead
+    (time base, gate, scale, runners and truth; `fronts.py`), no frame drawn."""
     outdir, name, seed, index, profile, kind = job
     rng = np.random.default_rng([seed, index, 1 if kind == "run" else 2])
     fps = [30, 60, 120, 240][index % 4]
@@ -407,6 +409,9 @@ def render_clip(job):
         duration = 2.0
         info = {"style": kind}
     n = int(math.ceil(duration * fps))
+    if scene_only:
+        return {"fps": fps, "width": W, "height": H, "exposure": exposure, "readout": readout, "gate": gate,
+                "scale": scale, "ground": ground_y, "frames": n, "runners": runners, "truth": truth}
 
     rows = np.arange(H, dtype=float)[:, None]
     Xall = np.arange(W, dtype=float)[None, :] + 0.5
