@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test-second`: ts-gate against a renderer that shares nothing with
-# GateSim, in nine checks, each a set rendered afresh into build/ and
+# GateSim, in ten checks, each a set rendered afresh into build/ and
 # replayed with `ts-gate replay` in both modes (evaluate.py's
 # --require-within and --require-timed; nothing false may be reported).
 #
@@ -87,6 +87,15 @@
 #    2-4 px late. The tolerance now follows the edges' noise (`leanLine`).
 #    Measured (worst of the two runners): 0.42 / 2.38 ms before; 0.25 /
 #    0.65 ms with it.
+# 10. Nothing to time: twenty scenes that must not trigger, ten of the
+#    plain profile (seed 21) and ten of the hard one (seed 22, textured
+#    scenes), two of each kind: a ball rolling low across the view, a
+#    bird high and fast, a cloud (the whole scene 25% darker in 0.2 s), a
+#    bump of the camera (the view shifted 4 px, and back), a small runner
+#    far away; 30-240 fps. Nothing may be reported in either mode.
+#    Measured: nothing on these, nor on 40 more of each profile (seeds 21
+#    and 22, --quiet-count 40). The check fails when something is: a
+#    runner's clip given a quiet scene's truth was two false reports, FAIL.
 # The accuracy tables of whole runners are `make accuracy-second`.
 set -euo pipefail
 bin=${1:?usage: check.sh TS_GATE}
@@ -116,4 +125,6 @@ check build/second-renderer/hidden-corner 2 1.0 --pick 12:13 || status=1
 check build/second-renderer/back-corner 1 1.0 --pick 1:27 || status=1
 check build/second-renderer/ramp-foot 1 1.0 --pick 8:10 || status=1
 check build/second-renderer/noisy-ramp 1 1.0 --pick 3:42 || status=1
+check build/second-renderer/quiet-plain 1 1.0 --count 0 --quiet-count 10 --seed 21 || status=1
+check build/second-renderer/quiet-hard 1 1.0 --count 0 --quiet-count 10 --seed 22 --profile hard || status=1
 exit $status
