@@ -59,8 +59,8 @@ def main():
         first, last = (int(v) for v in a.frames.split(":"))
         spans = [(first, last)]
     else:
-        spans = [(math.floor(c["crossingTimeNanos"] / 1e9 * fps) - 12, math.floor(c["crossingTimeNanos"] / 1e9 * fps) + 12)
-                 for c in truth]
+        at = [math.floor(c["crossingTimeNanos"] / 1e9 * fps) for c in truth]
+        spans = [(i - 12, i + 12) for i in at]
     for first, last in spans:
         for i in range(max(0, first), min(scene["frames"] - 1, last) + 1):
             t = i / fps + lag
