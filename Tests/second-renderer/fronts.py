@@ -25,12 +25,23 @@ import sys
 import render
 
 
+def frame_span(text):
+    """--frames A:B, both whole frame numbers, A <= B."""
+    try:
+        first, last = (int(v) for v in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}': expected A:B, two frame numbers")
+    if first > last:
+        raise argparse.ArgumentTypeError(f"'{text}': the first frame is after the last")
+    return first, last
+
+
 def main():
     ap = argparse.ArgumentParser(description="each runner's true torso front per frame")
     ap.add_argument("seed", type=int)
     ap.add_argument("index", type=int)
     ap.add_argument("--profile", choices=["plain", "hard"], default="plain")
-    ap.add_argument("--frames", default=None, help="A:B, both included")
+    ap.add_argument("--frames", type=frame_span, default=None, help="A:B, both included")
     ap.add_argument("--row", type=float, default=None, help="source row whose instant is used")
     ap.add_argument("--scale", type=float, default=1.0, help="columns divided by this")
     ap.add_argument("--json", default=None, help="the clip's truth JSON, to check against")
@@ -56,8 +67,7 @@ def main():
               f"starts {r.t0:.3f} s at {r.v0:.2f} m/s + {r.a:.2f} m/s^2, {r.shape} torso {r.depth:.3f} m deep, "
               f"lean {r.lean:.3f} rad, sleeves {r.sleeve}")
     if a.frames:
-        first, last = (int(v) for v in a.frames.split(":"))
-        spans = [(first, last)]
+        spans = [a.frames]
     else:
         at = [math.floor(c["crossingTimeNanos"] / 1e9 * fps) for c in truth]
         spans = [(i - 12, i + 12) for i in at]
