@@ -98,6 +98,9 @@ struct PrecisionScene {
     var boxTorso = false
     /// That box's corners rounded to this fraction of its half depth.
     var boxCornerFraction = 0.0
+    /// A striped shirt (nil: solid): image rows in bands this many rows
+    /// deep, every other band in `luma` instead of the torso's.
+    var torsoStripes: (rows: Int, luma: Double)? = nil
 
     struct Capsule {
         var ax: Double, ay: Double, bx: Double, by: Double, r: Double
@@ -105,6 +108,8 @@ struct PrecisionScene {
         var squareEnds = false
         /// With `squareEnds`, the corners rounded to this radius (0: sharp).
         var cornerRadius = 0.0
+        /// Drawn in the scene's `torsoStripes` (the torso).
+        var striped = false
         /// The x interval inside the capsule on the horizontal line at y.
         func span(atY y: Double) -> (Double, Double)? {
             var low = Double.infinity, high = -Double.infinity
@@ -176,7 +181,7 @@ struct PrecisionScene {
         var parts: [(Capsule, Double)] = [
             (Capsule(ax: hipX - 0.1 * s, ay: hipY, bx: hipX - 0.2 * s, by: g - 0.05 * s, r: 0.07 * s), legLuma),
             (Capsule(ax: hipX, ay: hipY, bx: topX, by: topY, r: r, squareEnds: boxTorso,
-                     cornerRadius: boxCornerFraction * r), torsoLuma),
+                     cornerRadius: boxCornerFraction * r, striped: true), torsoLuma),
         ]
         if let ahead = farArmAhead {
             let armRadius = 0.05 * s, out = r + ahead - armRadius
@@ -253,6 +258,8 @@ struct PrecisionScene {
                         if first > last { continue }
                         for x in first...last { cover[x] += max(0, min(high, Double(x + 1)) - max(low, Double(x))) / 4 }
                     }
+                    var luma = luma
+                    if capsule.striped, let stripes = torsoStripes, (y / stripes.rows) % 2 == 1 { luma = stripes.luma }
                     for x in 0..<width where cover[x] > 0 { layer[x] = layer[x] * (1 - cover[x]) + luma * cover[x] }
                 }
             }
