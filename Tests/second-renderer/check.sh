@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test-second`: ts-gate against a renderer that shares nothing with
-# GateSim, in ten checks, each a set rendered afresh into build/ and
+# GateSim, in eleven checks, each a set rendered afresh into build/ and
 # replayed with `ts-gate replay` in both modes (evaluate.py's
 # --require-within and --require-timed; nothing false may be reported).
 #
