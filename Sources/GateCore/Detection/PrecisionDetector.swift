@@ -2038,22 +2038,17 @@ public final class PrecisionDetector {
     /// each side within four rows, passing over rows left without one but
     /// not over a limb (`rowEdge` infinite).
     private func agreeingRows(_ y: Int, firstRow: Int, lastRow: Int, halfDepth: Double, banded: Bool) -> Int {
-        let v = rowAligned[y]
+        let v = rowAligned[y], reach = banded ? 4 : 2
         var agree = 0
         for step in stride(from: -1, through: 1, by: 2) {
-            var seen = 0, dy = step
-            while seen < 2 && dy.magnitude <= (banded ? 4 : 2) {
+            // Two places on this side: rows, or on a banded front rows with a front.
+            var places = 0, dy = step
+            while places < 2 && dy.magnitude <= reach {
                 let yy = y + dy
-                guard yy >= firstRow && yy <= lastRow else { break }
+                guard yy >= firstRow && yy <= lastRow, !(banded && rowEdge[yy].isInfinite) else { break }
                 let n = rowAligned[yy]
-                if !n.isNaN {
-                    seen += 1
-                    if (n - v).magnitude <= 0.15 + 0.75 * Double(dy * dy) / halfDepth { agree += 1 }
-                } else if !banded {
-                    seen += 1
-                } else if rowEdge[yy].isInfinite {
-                    break
-                }
+                if !n.isNaN && (n - v).magnitude <= 0.15 + 0.75 * Double(dy * dy) / halfDepth { agree += 1 }
+                if !banded || !n.isNaN { places += 1 }
                 dy += step
             }
         }
@@ -2076,9 +2071,8 @@ public final class PrecisionDetector {
     /// shirts, 752 crossings) five crossings moved by over 0.3 ms, two
     /// for the better (2.8 -> 1.4 ms) and three for the worse (0.0 -> 1.7
     /// ms and 1.1 -> 2.2 ms the most): solid fronts an arm and noise
-    /// break into bands.
-    /// Four runs, or bands of four rows, took in more of those: ten
-    /// moved, seven for the worse.
+    /// break into bands. Four runs, or bands of four rows, took in more
+    /// of those: ten moved, seven for the worse.
     private func frontIsBanded(firstRow: Int, lastRow: Int) -> Bool {
         var runs = 0, rows = 0
         for y in firstRow...lastRow where !rowAligned[y].isNaN {
