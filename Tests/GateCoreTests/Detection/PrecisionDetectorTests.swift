@@ -245,6 +245,22 @@ import Testing
         try Self.timedOnce(scene, within: 3, "lean \(lean), arm \(angle) rad: ")
     }
 
+    /// A slimmer capsule (8.8-9.6 px half depth) leaning 0.38-0.42 under an
+    /// arm swung 1.05-1.1 rad: the first row and half depth put the cap's
+    /// tangent below the first row under the arm, though the rows from
+    /// there down are one straight lean. The front was taken at that row,
+    /// short of the apex by R(1 - cos): 3.1-4.0 ms late. The lean reaching
+    /// that row puts the tangent no lower (`leanReaches`): 0.1-0.7 ms. Not
+    /// claimed: swung 1.15 rad at depth 0.115 and lean 0.42, where a third
+    /// of the frames near the line take the arm's front, 11.7 px ahead:
+    /// 3.9 ms early before, 8.6 ms early with this (the torso's own fronts
+    /// went from 0.47 px behind to 0.35 px ahead).
+    @Test(arguments: [(0.11, 0.42, 1.1), (0.115, 0.38, 1.1), (0.12, 0.42, 1.05)])
+    func aSlimmerLeaningTorsoUnderAnArmIsTimedAtItsCap(depth: Double, lean: Double, angle: Double) throws {
+        let scene = Self.armOverTheTop(depth: depth, angle: angle, lean: lean)
+        try Self.timedOnce(scene, within: 1, "depth \(depth), lean \(lean), arm \(angle) rad: ")
+    }
+
     /// A capsule leaning 0.15-0.2 rad under an upper arm swung 0.8-1 rad
     /// forward over its top in every frame, at a standing start (3 m/s at
     /// the line: a pixel is 4 ms). The front rows below the arm are
