@@ -132,7 +132,9 @@ test-cross: build
 # (a lone torso, 30-240 fps, rolling shutter: within 0.25 ms of its truth),
 # then twelve of its whole runners (each timed, within 20 ms: no hand or
 # head taken for the torso), then five runners whose tracks once broke (each
-# timed, within 5 ms). About 2 minutes.
+# timed, within 5 ms), runners picked for fronts once read wrong, and twenty
+# scenes with nothing to time. Twelve checks, listed in check.sh; about 5
+# minutes.
 test-second: build
 	Tests/second-renderer/check.sh $(HOST_BIN)
 
