@@ -104,12 +104,12 @@
 #    (`frontIsBanded`).
 #    Measured: missed in both modes before; +4.8 / +4.9 ms with it.
 # 12. A cap under an arm, placed by the wrong depth: a capsule leaning 0.34
-#    rad at a standing start at 120 fps (7.5 ms exposures) passes in front
-#    of a second runner standing behind the line, then parts from them
-#    three frames before it (render.py --pick 9:6), timed within 1.5 ms.
-#    Its new track measured it with the pair as one body, 2 px deeper than
-#    it is, which put its cap's tangent below the first row under its arm
-#    though the rows from there down were one straight lean; the front
+#    rad at a standing start at 120 fps (7.5 ms exposures), started from
+#    the spot where a second runner still stands, is one body with them
+#    until three frames before the line (render.py --pick 9:6), timed
+#    within 1.5 ms. Its new track measured it with that body, 2 px deeper
+#    than it is, which put its cap's tangent below the first row under its
+#    arm though the rows from there down were one straight lean; the front
 #    was taken at that row, short of the apex. The lean reaching that row
 #    now puts the tangent no lower (`leanReaches`).
 #    Measured: +4.05 / +4.04 ms before; +0.78 / +0.77 ms with it.

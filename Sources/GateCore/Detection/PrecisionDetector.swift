@@ -1774,20 +1774,21 @@ public final class PrecisionDetector {
     /// (`leanLine`), each within `leanTolerance`.
     ///
     /// Why: where an arm covers a capsule's top, `capFront` places the cap
-    /// by the torso's first row and half depth, and both can be off. A torso
-    /// just parted from a second runner it had passed in front of was a new
-    /// track, measured with the pair as one body: a half depth of 11.3 px
-    /// against its own 9.3 (a second renderer's pair at 120 fps, 7.5 ms
-    /// exposures). The cap's tangent fell 4 rows below the first row under
-    /// the arm, while the rows from there down were one straight lean: the
-    /// front was taken at that row, behind the apex by R(1 - cos), and the
-    /// crossing was 4.0 ms late (0.8 ms with this). A row that is the cap's,
-    /// curving away from the line, stays the front, as before: a capsule
-    /// leaning 0.45 at 240 fps whose top row under the arm lay 0.24 px
-    /// behind the line was 4.7 ms early when the apex was added to every
-    /// such row. A row or so of the cap within `leanTolerance` of the line
-    /// is taken for the line's, and the front is then ahead by up to the
-    /// lean over those rows.
+    /// by the torso's first row and half depth, and both can be off. A
+    /// runner who started from the spot where a second one still stood, and
+    /// was one body with them until three frames before the line, was a new
+    /// track there, measured with that body: a half depth of 11.3 px against
+    /// its own 9.3 (a second renderer's pair at a standing start, 120 fps,
+    /// 7.5 ms exposures). The cap's tangent fell 4 rows below the first
+    /// row under the arm, while the rows from there down were one straight
+    /// lean: the front was taken at that row, behind the apex by R(1 -
+    /// cos), and the crossing was 4.0 ms late (0.8 ms with this). A row
+    /// that is the cap's, curving away from the line, stays the front, as
+    /// before: a capsule leaning 0.45 at 240 fps whose top row under the
+    /// arm lay 0.24 px behind the line was 4.7 ms early when the apex was
+    /// added to every such row. A row or so of the cap within
+    /// `leanTolerance` of the line is taken for the line's, and the front
+    /// is then ahead by up to the lean over those rows.
     ///
     /// On the second renderer's seven plain sets (752 crossings, both
     /// modes): within 1 ms 705 -> 708, p99 3.20 -> 2.63 ms; p95 at 60 fps
