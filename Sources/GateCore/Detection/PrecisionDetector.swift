@@ -1642,10 +1642,17 @@ public final class PrecisionDetector {
         guard sums.count >= 4, let line = sums.line(), line.b < -0.1 && line.b >= -1 else { return nil }
         var squares = 0.0
         for y in rows where !rowAligned[y].isNaN {
-            let off = rowAligned[y] - (line.a + line.b * Double(y - origin))
+            let off = frontOff(y, line, from: origin)
             squares += off * off
         }
         return squares <= leanTolerance * leanTolerance * sums.count ? line : nil
+    }
+
+    /// How far row `y`'s front lies ahead of `line` (against rows from
+    /// `origin`), pixels; behind it, negative.
+    @inline(__always)
+    private func frontOff(_ y: Int, _ line: (a: Double, b: Double), from origin: Int) -> Double {
+        rowAligned[y] - (line.a + line.b * Double(y - origin))
     }
 
     /// The least `leanTolerance`, pixels: the outline's own roughness (a
@@ -1704,7 +1711,7 @@ public final class PrecisionDetector {
                               into lineEndRows: inout Double) {
         guard row > firstRow && row < lastRow && !rowAligned[row - 1].isNaN,
               let line = leanLine(from: row + 1, lastRow: lastRow, halfDepth: halfDepth),
-              (rowAligned[row] - (line.a - line.b)).magnitude <= 0.25 else { return }
+              frontOff(row, line, from: row + 1).magnitude <= 0.25 else { return }
         LearntTop.average(Double(row - firstRow), into: &lineEndRows)
     }
 
@@ -1800,8 +1807,8 @@ public final class PrecisionDetector {
     private func leanReaches(_ row: Int, lastRow: Int, halfDepth: Double) -> Bool {
         guard !rowAligned[row + 1].isNaN, let below = leanLine(from: row + 2, lastRow: lastRow, halfDepth: halfDepth)
         else { return false }
-        return (rowAligned[row + 1] - (below.a - below.b)).magnitude <= leanTolerance
-            && (rowAligned[row] - (below.a - 2 * below.b)).magnitude <= leanTolerance
+        return frontOff(row + 1, below, from: row + 2).magnitude <= leanTolerance
+            && frontOff(row, below, from: row + 2).magnitude <= leanTolerance
     }
 
     /// The most forward point of a capsule's round top whose straight front
@@ -1899,7 +1906,7 @@ public final class PrecisionDetector {
     /// True when row `y`'s front lies within 0.2 px of `line` (against rows from `row`).
     @inline(__always)
     private func onRamp(_ y: Int, _ line: (a: Double, b: Double), row: Int) -> Bool {
-        (rowAligned[y] - (line.a + line.b * Double(y - row))).magnitude <= 0.2
+        frontOff(y, line, from: row).magnitude <= 0.2
     }
 
     /// The last of the rows up from `top` on `line` (against rows from
