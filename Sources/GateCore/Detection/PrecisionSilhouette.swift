@@ -147,6 +147,9 @@ final class PrecisionDistance {
     private let s: UnsafeMutablePointer<Int32>
     private let t: UnsafeMutablePointer<Int32>
     private let g2: UnsafeMutablePointer<Int32>
+    /// `nearest`'s squared column distances around one run, and its results.
+    private let window: UnsafeMutablePointer<UInt16>
+    private let nearest16: UnsafeMutablePointer<UInt16>
     /// Squared distances, indexed like the image (only the last rectangle is valid).
     let squared: UnsafeMutablePointer<Int32>
 
@@ -155,10 +158,14 @@ final class PrecisionDistance {
         columns = .allocate(capacity: (width + 2) * (height + 2))
         s = .allocate(capacity: width + 2); t = .allocate(capacity: width + 2); g2 = .allocate(capacity: width + 2)
         squared = .allocate(capacity: width * height)
+        // A run and `nearestReach` columns either side, in whole vectors.
+        window = .allocate(capacity: width + 2 * PrecisionDistance.nearestReach + 16)
+        nearest16 = .allocate(capacity: width + 16)
     }
 
     deinit {
         columns.deallocate(); s.deallocate(); t.deallocate(); g2.deallocate(); squared.deallocate()
+        window.deallocate(); nearest16.deallocate()
     }
 
     /// The rectangle of the last `compute` (its table's columns and rows,
@@ -218,11 +225,12 @@ final class PrecisionDistance {
         envelopes(through: rowCount - 2, below: minimum)
     }
 
-    /// Phase 2 for table rows exactRows + 1...last: per row, the lower
-    /// envelope of the parabolas (x - i)^2 + g(i)^2. An outside pixel
-    /// (g = 0) is nearer to every pixel beyond it than any column further
-    /// on, so each run of inside pixels needs only the columns from the
-    /// outside pixel before it to the one after it.
+    /// Phase 2 for table rows exactRows + 1...last: per row, the least
+    /// (x - i)^2 + g(i)^2 over the columns i. An outside pixel (g = 0) is
+    /// nearer to every pixel beyond it than any column further on, so each
+    /// run of inside pixels needs only the columns from the outside pixel
+    /// before it to the one after it: all of them within its reach
+    /// (`nearest`), or the lower envelope of their parabolas.
     private func envelopes(through last: Int, below minimum: Int32) {
         guard last > exactRows else { return }
         let n = columnCount, w = n - 2
@@ -240,6 +248,8 @@ final class PrecisionDistance {
                 let reach = min(deepest, Int32(truncatingIfNeeded: (end - c + 2) / 2))
                 if reach &* reach < minimum {
                     for x in c...end { out[x] = 1 }
+                } else if reach <= PrecisionDistance.nearestReach {
+                    nearest(g, from: c, through: end, reach: Int(reach), into: out)
                 } else {
                     envelope(g, from: c - 1, to: end + 1, into: out)
                 }
@@ -247,6 +257,65 @@ final class PrecisionDistance {
             }
         }
         exactRows = last
+    }
+
+    /// The largest `reach` that `nearest` takes: its sums stay within 16
+    /// bits (a run 256 columns wide and as deep: the envelope does those).
+    static let nearestReach = 127
+
+    /// Writes the least (u - i)^2 + g(i)^2 over the row for each u in
+    /// c...end (a run of inside pixels, outside at c - 1 and end + 1), none
+    /// of which is farther than `reach` from the outside: by trying each
+    /// column i within `reach` of u, eight u at a time in 16-bit lanes.
+    ///
+    /// Why not the envelope: there each column waits on the one before
+    /// (its stack, and a division), about 15 cycles a pixel; here the
+    /// columns are independent, and a torso's run of 30 pixels needs about
+    /// 15 steps of 4 vectors. The distances of a runner's frame at 640x480
+    /// took 22 us with the envelope, 14.5 us so.
+    ///
+    /// Exact: a column i farther than `reach` from u gives more than
+    /// reach^2, and u's distance is at most reach^2. So are the columns
+    /// past the run's outside ends (a term is at least its (u - i)^2,
+    /// larger than u's end's), so they are given the cap, as is g^2 above
+    /// it (larger than reach^2 too): with the cap at 65535 - reach^2 no sum
+    /// overflows.
+    @inline(__always)
+    private func nearest(_ g: UnsafeMutablePointer<Int32>, from c: Int, through end: Int, reach: Int,
+                         into out: UnsafeMutablePointer<Int32>) {
+        let vectors = (end - c + 8) >> 3
+        let cap = 65535 - reach * reach
+        let cap16 = UInt16(truncatingIfNeeded: cap)
+        // window[i] is column c - reach + i: the run, its two outside ends,
+        // and the cap out to `reach` past the last vector's lanes.
+        let count = 8 * vectors + 2 * reach, lo = reach - 1, hi = end - c + reach + 1
+        let w = window
+        var i = 0
+        while i < lo { w[i] = cap16; i &+= 1 }
+        while i <= hi {
+            let v = Int(g[c &- reach &+ i])
+            w[i] = UInt16(truncatingIfNeeded: min(v &* v, cap))
+            i &+= 1
+        }
+        while i < count { w[i] = cap16; i &+= 1 }
+        let terms = UnsafeRawPointer(w), results = UnsafeMutableRawPointer(nearest16)
+        for j in 0..<vectors {
+            // No lane's u is farther than `steps` from the run's ends.
+            let u0 = c &+ 8 &* j, u1 = min(end, u0 &+ 7), middle = (c &+ end) >> 1
+            let steps = min(reach, middle < u0 ? end &+ 1 &- u0 : (middle > u1 ? u1 &- c &+ 1 : (end &- c &+ 2) >> 1))
+            let at = 2 &* (reach &+ 8 &* j)   // byte offset of u0's term
+            var least = terms.loadUnaligned(fromByteOffset: at, as: SIMD8<UInt16>.self)
+            var k = 1
+            while k <= steps {
+                let left = terms.loadUnaligned(fromByteOffset: at &- 2 &* k, as: SIMD8<UInt16>.self)
+                let right = terms.loadUnaligned(fromByteOffset: at &+ 2 &* k, as: SIMD8<UInt16>.self)
+                let step = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: k &* k))
+                least = pointwiseMin(least, pointwiseMin(left, right) &+ step)
+                k &+= 1
+            }
+            results.storeBytes(of: least, toByteOffset: 16 &* j, as: SIMD8<UInt16>.self)
+        }
+        for x in c...end { out[x] = Int32(truncatingIfNeeded: nearest16[x &- c]) }
     }
 
     /// Writes the least (u - i)^2 + g(i)^2 over i in lo...hi for each u

@@ -50,6 +50,33 @@ import Testing
         }
     }
 
+    /// Runs deeper and longer than `PrecisionDistance.nearestReach` go to
+    /// the envelope, the rest to the short path; both are exact. Two
+    /// blocks, one of each (a block's distance is to its nearest side).
+    @Test(arguments: [(5, 284, 5, 274), (40, 239, 30, 229)])
+    func distancesAreExactInBlocksDeeperThanTheShortPathReaches(block: (Int, Int, Int, Int)) {
+        let (bx0, bx1, by0, by1) = block
+        let width = 300, height = 280
+        var mask = [UInt8](repeating: 0, count: width * height)
+        for y in by0...by1 { for x in bx0...bx1 { mask[y * width + x] = 1 } }
+        let distance = PrecisionDistance(width: width, height: height)
+        mask.withUnsafeBufferPointer { distance.compute($0.baseAddress!, value: 1, x0: 0, x1: width - 1, y0: 0, y1: height - 1) }
+        var deepest = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let inside = x >= bx0 && x <= bx1 && y >= by0 && y <= by1
+                let nearest = min(x - bx0 + 1, bx1 + 1 - x, y - by0 + 1, by1 + 1 - y)
+                let expected = inside ? Int32(nearest * nearest) : 0
+                deepest = max(deepest, inside ? nearest : 0)
+                let got = distance.squared[y * width + x]
+                #expect(got == expected, "pixel (\(x), \(y)) in \(block)")
+                if got != expected { return }
+            }
+        }
+        // The first block's middle runs are past the short path's reach, the second's within it.
+        #expect((deepest > PrecisionDistance.nearestReach) == (bx1 - bx0 > 2 * PrecisionDistance.nearestReach))
+    }
+
     /// Distances left to `finish(below:)` are exact in the rows asked for
     /// at once, and wherever they reach the least distance asked for later;
     /// below it, 1 or more but still below it (what a core's threshold, a
