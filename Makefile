@@ -138,12 +138,13 @@ test-cross: build
 test-second: build
 	Tests/second-renderer/check.sh $(HOST_BIN)
 
-# Real kernel drivers in a VM: the rig's self-check, then the static x86_64
-# firmware's scenarios against vivid, i2c-stub, gpio-sim, snd-aloop and
-# v4l2loopback (an MJPEG-only camera).
+# Real kernel drivers in a VM: the rig's self-check, the static x86_64
+# firmware's CPU floor (under qemu-user), then its scenarios against vivid,
+# i2c-stub, gpio-sim, snd-aloop and v4l2loopback (an MJPEG-only camera).
 test-vm: deps swift-check
 	Tests/vm/boot.sh drivers
 	image/firmware.sh x86_64
+	Tests/cross/cpu-floor.sh build/x86_64/ts-gate
 	Tests/vm/boot.sh selftest build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh run build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh touch build/x86_64/ts-gate board/vm-rig/board.conf

@@ -90,6 +90,9 @@ else
         CC+=("--sysroot=$SR" "${INC[@]}")
         LINK+=("--sysroot=$SR" "-L$LIBDIR")
     fi
+    # x86-64-v2, as the host build (Package.swift says why); `ts-gate`
+    # refuses to start on an older CPU.
+    SWIFT+=(-target-cpu nehalem)
     # swift-driver adds -pie for Linux executables; with -static clang ignores
     # it and warns "argument unused during compilation: '-pie'": harmless.
     LINK+=(-fuse-ld=lld -static)

@@ -44,6 +44,16 @@
 // PNG pictures: zlib's deflate (zlib1g-dev, static archive on both arches).
 #include <zlib.h>
 
+// ---- the CPU: CPUID leaf 1's feature bits in ECX (x86_64 only; 0 when
+// CPUID has no leaf 1). CPUFloor reads them. ----
+#if defined(__x86_64__)
+#include <cpuid.h>
+static inline unsigned int gate_cpuid_1_ecx(void) {
+    unsigned int a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid(1, &a, &b, &c, &d) ? c : 0;
+}
+#endif
+
 // ---- errno (a macro over a thread-local) ----
 static inline int gate_errno(void) { return errno; }
 static inline void gate_set_errno(int value) { errno = value; }

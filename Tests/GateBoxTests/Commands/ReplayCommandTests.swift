@@ -48,11 +48,12 @@ struct CapturedRun {
     var output: String
     var errors: String
 
-    init(_ arguments: [String], in dir: TemporaryDirectory) throws {
+    init(_ arguments: [String], in dir: TemporaryDirectory, missingCPUFeatures: String = CPUFloor.missingHere()) throws {
         let outPath = dir.path + "/stdout-" + UUID().uuidString, errPath = dir.path + "/stderr-" + UUID().uuidString
         let out = try FileDescriptor.open(outPath, [.writeOnly, .create])
         let err = try FileDescriptor.open(errPath, [.writeOnly, .create])
-        status = TSGate.main(arguments: arguments, console: Console(output: out, errors: err))
+        status = TSGate.main(arguments: arguments, console: Console(output: out, errors: err),
+                             missingCPUFeatures: missingCPUFeatures)
         out.close()
         err.close()
         output = try String(contentsOfFile: outPath, encoding: .utf8)
