@@ -11,10 +11,13 @@ import PackageDescription
 // in vector lanes, and SSE2 has no 32-bit lane multiply nor a 32-to-16-bit
 // pack: with SSE4.1's a 640x480 frame took 9 us less (a fifth of
 // `segment`). `ts-gate` refuses to start on an older CPU (CPUFloor). Only
-// the detector's module needs it; the firmware's toolset
-// (image/toolset.sh) sets it for every module.
+// the detector's module needs it. This manifest runs on the build machine,
+// so `arch` is the host's: the firmware builds (image/firmware.sh, which
+// sets TS_GATE_FIRMWARE) cross-build aarch64 here, and take every flag from
+// their toolset, this one too for x86_64.
 #if arch(x86_64)
-let cpuFloor: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"])]
+let cpuFloor: [SwiftSetting] = Context.environment["TS_GATE_FIRMWARE"] == nil
+    ? [.unsafeFlags(["-target-cpu", "nehalem"])] : []
 #else
 let cpuFloor: [SwiftSetting] = []
 #endif

@@ -58,6 +58,8 @@ BUILD_ARGS=(-c release --product "$PRODUCT" --build-path "$BUILD_DIR"
             "${TRIPLE_ARGS[@]}" --toolset "$TOOLSET")
 [ -n "${SWIFT_BUILD_JOBS:-}" ] && BUILD_ARGS+=(-j "$SWIFT_BUILD_JOBS")
 
+# Package.swift leaves its host-only flags out of a firmware build.
+export TS_GATE_FIRMWARE=1
 say "swift build ${BUILD_ARGS[*]}"
 swift build "${BUILD_ARGS[@]}"
 BIN_DIR=$(swift build "${BUILD_ARGS[@]}" --show-bin-path)
