@@ -9,7 +9,7 @@ import PackageDescription
 // x86_64 builds are for x86-64-v2 CPUs (SSE4.2 and POPCNT: every x86_64
 // board CPU since 2013, Atom and Celeron included). Segmenting a frame runs
 // in vector lanes, and SSE2 has no 32-bit lane multiply nor a 32-to-16-bit
-// pack: with SSE4.1's a 640x480 frame took 9 us less (a fifth of
+// pack: with SSE4.1's a 640x480 frame took 9 us less (a quarter of
 // `segment`). `ts-gate` refuses to start on an older CPU (CPUFloor). Only
 // the detector's module needs it. This manifest runs on the build machine,
 // so `arch` is the host's: the firmware builds (image/firmware.sh, which

@@ -274,12 +274,12 @@ final class PrecisionDistance {
     /// 15 steps of 4 vectors. The distances of a runner's frame at 640x480
     /// took 22 us with the envelope, 14.5 us so.
     ///
-    /// Exact: a column i farther than `reach` from u gives more than
-    /// reach^2, and u's distance is at most reach^2. So are the columns
-    /// past the run's outside ends (a term is at least its (u - i)^2,
-    /// larger than u's end's), so they are given the cap, as is g^2 above
-    /// it (larger than reach^2 too): with the cap at 65535 - reach^2 no sum
-    /// overflows.
+    /// Exact: u's squared distance is at most reach^2, and a column more
+    /// than `reach` from u gives a term above that. A column past the
+    /// run's outside ends gives one above the end's term (its (u - i)^2 is
+    /// larger), so it cannot be the least either: those columns, and any
+    /// g^2 above the cap, are given the cap, 65535 - reach^2 (above reach^2
+    /// too), and no sum overflows 16 bits.
     @inline(__always)
     private func nearest(_ g: UnsafeMutablePointer<Int32>, from c: Int, through end: Int, reach: Int,
                          into out: UnsafeMutablePointer<Int32>) {
