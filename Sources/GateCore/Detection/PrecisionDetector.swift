@@ -138,6 +138,8 @@ public final class PrecisionDetector {
     var lastStoredNanos: Int64 = 0
     let scratch: UnsafeMutablePointer<Int32>
     let scratchCapacity: Int
+    /// One row's gain samples (`rowGain`): ratios x 4096, below 2^16.
+    let gainSamples: UnsafeMutablePointer<UInt16>
     /// Per column of the body being split: its rows in the body's upper part (`splitPeople`).
     let columnRows: UnsafeMutablePointer<Int32>
     /// The boxes of the people `splitPeople` told apart.
@@ -280,6 +282,7 @@ public final class PrecisionDetector {
         calibrationGain = .allocate(capacity: image.height * settings.calibrationFrames)
         scratchCapacity = max(image.width, image.height, settings.calibrationFrames) + 1
         scratch = .allocate(capacity: scratchCapacity)
+        gainSamples = .allocate(capacity: image.width / 8 + 8)   // and whole vectors (`rankValue`)
         columnRows = .allocate(capacity: image.width)
         people = .allocate(capacity: PrecisionDetector.maxPeople)
         people.initialize(repeating: Body(), count: PrecisionDetector.maxPeople)
@@ -339,7 +342,7 @@ public final class PrecisionDetector {
         current.deallocate(); previous.deallocate(); background.deallocate(); background16.deallocate(); threshold.deallocate()
         gain.deallocate(); previousGain.deallocate(); still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate()
         calibrationGain.deallocate()
-        scratch.deallocate(); columnRows.deallocate(); people.deallocate(); histogram.deallocate(); mask.deallocate(); silhouetteSpans.deallocate(); core.deallocate()
+        scratch.deallocate(); gainSamples.deallocate(); columnRows.deallocate(); people.deallocate(); histogram.deallocate(); mask.deallocate(); silhouetteSpans.deallocate(); core.deallocate()
         pieceRoot.deallocate(); spinePixels.deallocate(); axisSteps.deallocate(); axisOffsets.deallocate()
         pieceParent.deallocate(); groups.deallocate()
         candidates.deallocate(); rightFront.deallocate(); leftFront.deallocate()
@@ -2316,30 +2319,53 @@ public final class PrecisionDetector {
     }
 
     /// The `rank`-th smallest of `count` values (0: the smallest), left in
-    /// place: the smallest v with more than `rank` values at or below it, by
-    /// bisection over the values' range. Each step is a count without
-    /// branches (it vectorizes), so a few dozen values cost far less than
-    /// `select`'s partitioning, whose branches the values mispredict.
-    static func rankValue(_ values: UnsafeMutablePointer<Int32>, count: Int, rank: Int) -> Int32 {
-        var low = values[0], high = values[0]
-        for i in 1..<count {
-            low = min(low, values[i])
-            high = max(high, values[i])
+    /// place: the smallest v with more than `rank` values at or below it.
+    /// It is searched for from `guess` outwards, in steps that double, then
+    /// by bisection between the last two. Each step is a count without
+    /// branches in 16-bit lanes, so a few dozen values cost far less than
+    /// `select`'s partitioning, whose branches the values mispredict; a
+    /// guess near the value (a row's gain is near the gain of the row
+    /// measured before it) leaves few steps. `values` holds whole vectors:
+    /// the lanes past `count` are set to 65535 here, which changes no
+    /// count below 65535 (and at 65535 every value is counted anyway).
+    static func rankValue(_ values: UnsafeMutablePointer<UInt16>, count: Int, rank: Int, near guess: Int) -> UInt16 {
+        let needed = UInt16(truncatingIfNeeded: rank &+ 1)
+        let vectors = (count &+ 7) >> 3
+        for i in count..<(vectors << 3) { values[i] = 65535 }
+        let lanes = UnsafeRawPointer(values)
+        let one = SIMD8<UInt16>(repeating: 1)
+        @inline(__always) func enough(_ v: Int) -> Bool {
+            let bound = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: v))
+            var atOrBelow = SIMD8<UInt16>()
+            var k = 0
+            while k < vectors {
+                let lane = lanes.loadUnaligned(fromByteOffset: k &<< 4, as: SIMD8<UInt16>.self)
+                atOrBelow &+= one.replacing(with: 0, where: lane .> bound)
+                k &+= 1
+            }
+            return atOrBelow.wrappedSum() >= needed
         }
-        let needed = Int32(truncatingIfNeeded: rank &+ 1)
+        // The value lies in low...high: no value is above 65535.
+        var low = 0, high = 65535
+        var probe = min(max(guess, 0), 65535), step = 16
+        if enough(probe) {
+            high = probe
+            while probe > low {
+                probe = max(low, probe &- step)
+                if enough(probe) { high = probe; step &*= 2 } else { low = probe &+ 1; break }
+            }
+        } else {
+            low = probe &+ 1
+            while probe < high {
+                probe = min(high, probe &+ step)
+                if enough(probe) { high = probe; break } else { low = probe &+ 1; step &*= 2 }
+            }
+        }
         while low < high {
             let middle = low &+ (high &- low) >> 1
-            // values[i] - middle - 1 is negative (its sign shift -1) for
-            // values at or below the middle: the values stay far inside Int32.
-            var atOrBelow: Int32 = 0
-            var i = 0
-            while i < count {
-                atOrBelow &-= (values[i] &- middle &- 1) >> 31
-                i &+= 1
-            }
-            if atOrBelow >= needed { high = middle } else { low = middle &+ 1 }
+            if enough(middle) { high = middle } else { low = middle &+ 1 }
         }
-        return low
+        return UInt16(truncatingIfNeeded: low)
     }
 
     /// The `rank`-th smallest of `count` values. They are reordered so that
