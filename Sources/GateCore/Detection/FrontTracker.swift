@@ -685,7 +685,8 @@ final class FrontTracker {
                     let ti = times[i], tj = times[j]
                     guard tj != ti else { continue }
                     let line = Quadratic(origin: ti, a: fronts[i], b: (fronts[j] - fronts[i]) / (tj - ti), c: 0)
-                    let median = medianResidual(line, among: n, below: bestMedian)
+                    let median = FrontTracker.medianResidual(line, times: times, fronts: fronts, among: n,
+                                                             below: bestMedian, residuals: residuals)
                     if median < bestMedian { bestMedian = median; best = line }
                 }
             }
@@ -709,7 +710,8 @@ final class FrontTracker {
                         guard c.magnitude <= curvatureLimit + FrontTracker.curvatureNoisePixels / ((tk - ti) * (tk - ti))
                         else { continue }
                         let curve = Quadratic(origin: ti, a: fronts[i], b: dij - c * (tj - ti), c: c)
-                        let median = medianResidual(curve, among: n, below: bestMedian)
+                        let median = FrontTracker.medianResidual(curve, times: times, fronts: fronts, among: n,
+                                                                 below: bestMedian, residuals: residuals)
                         if median < bestMedian { bestMedian = median; best = curve }
                     }
                 }
@@ -795,7 +797,8 @@ final class FrontTracker {
     static let outlierPicks = 16
 
     /// The median of the first `n` samples' distances from `curve`, or
-    /// infinity when it is not below `best` (the least median so far).
+    /// infinity when it is not below `best` (the least median so far);
+    /// `residuals` holds room for `n` distances.
     ///
     /// The median is below `best` only if (n + 1) / 2 of the distances
     /// are: for an odd n it is the middle one; for an even n the mean of
@@ -805,14 +808,36 @@ final class FrontTracker {
     /// others 0.2 ms at most), and most curves are no better than the best
     /// one found early. The curves kept, and so the samples excluded, are
     /// the same: only those that could not have won are not sorted.
-    private func medianResidual(_ curve: Quadratic, among n: Int, below best: Double) -> Double {
-        var under = 0
-        for m in 0..<n {
+    ///
+    /// Two samples at a time, and counted without branches: whether a
+    /// distance is below the best so far is what the data decide, and as
+    /// a branch it was mispredicted often enough to be most of the cost.
+    static func medianResidual(_ curve: Quadratic, times: UnsafePointer<Double>, fronts: UnsafePointer<Double>,
+                               among n: Int, below best: Double, residuals: UnsafeMutablePointer<Double>) -> Double {
+        let origin = SIMD2(repeating: curve.origin), a = SIMD2(repeating: curve.a)
+        let b = SIMD2(repeating: curve.b), c = SIMD2(repeating: curve.c), bound = SIMD2(repeating: best)
+        let allButSign = SIMD2<UInt64>(repeating: ~(1 << 63))
+        let timePairs = UnsafeRawPointer(times), frontPairs = UnsafeRawPointer(fronts)
+        let distancePairs = UnsafeMutableRawPointer(residuals)
+        var under = SIMD2<Int64>()
+        var m = 0
+        while m &+ 2 <= n {
+            // `Quadratic.value`'s arithmetic, lane by lane.
+            let t = timePairs.loadUnaligned(fromByteOffset: m &* 8, as: SIMD2<Double>.self) - origin
+            let off = frontPairs.loadUnaligned(fromByteOffset: m &* 8, as: SIMD2<Double>.self) - (a + b * t + c * t * t)
+            let distance = unsafeBitCast(unsafeBitCast(off, to: SIMD2<UInt64>.self) & allButSign, to: SIMD2<Double>.self)
+            distancePairs.storeBytes(of: distance, toByteOffset: m &* 8, as: SIMD2<Double>.self)
+            // A mask's lanes are -1 where true.
+            under &-= unsafeBitCast(distance .< bound, to: SIMD2<Int64>.self)
+            m &+= 2
+        }
+        var count = Int(under[0] &+ under[1])
+        if m < n {
             let distance = (fronts[m] - curve.value(at: times[m])).magnitude
             residuals[m] = distance
-            under &+= distance < best ? 1 : 0
+            count &+= distance < best ? 1 : 0
         }
-        guard under >= (n + 1) / 2 else { return .infinity }
+        guard count >= (n + 1) / 2 else { return .infinity }
         return FrontTracker.median(residuals, count: n)
     }
 

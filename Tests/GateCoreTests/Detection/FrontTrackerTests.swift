@@ -564,6 +564,47 @@ import Testing
         #expect(try #require(errors.first).magnitude < 0.05, "errors \(errors) ms")
     }
 
+    /// The outlier test's median distance from a curve, taken two samples
+    /// at a time, is the median of the distances as one at a time gives
+    /// them, for any count (an odd one leaves a last sample alone), and
+    /// infinity exactly when fewer than half of them, rounded up, lie below
+    /// the bound; the distances are left in `residuals`.
+    @Test func theMedianDistanceFromACurveIsTheOneSampleAtATimeOne() {
+        var noise = SplitMix64(seed: 3)
+        let capacity = 28
+        let times = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+        let fronts = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+        let residuals = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+        defer { times.deallocate(); fronts.deallocate(); residuals.deallocate() }
+        var medians = 0, refused = 0
+        for trial in 0..<2000 {
+            let n = 1 + (trial / 4) % capacity
+            let curve = FrontTracker.Quadratic(origin: noise.unit(), a: 100 * noise.unit(), b: 200 * noise.unit() - 100,
+                                               c: trial % 3 == 0 ? 0 : 300 * noise.unit() - 150)
+            for m in 0..<n {
+                times[m] = Double(m) / 120 + noise.unit() / 1000
+                // Half on the curve within a pixel, half anywhere.
+                fronts[m] = curve.value(at: times[m]) + (noise.unit() < 0.5 ? noise.unit() - 0.5 : 40 * noise.unit() - 20)
+            }
+            let distances = (0..<n).map { (fronts[$0] - curve.value(at: times[$0])).magnitude }
+            let sorted = distances.sorted()
+            let best = [Double.infinity, sorted[n / 2], sorted[n / 2] + 1e-9, 3 * noise.unit()][trial % 4]
+            let below = distances.filter { $0 < best }.count
+            let expected = below < (n + 1) / 2 ? Double.infinity
+                : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+            let median = FrontTracker.medianResidual(curve, times: times, fronts: fronts, among: n, below: best,
+                                                     residuals: residuals)
+            #expect(median == expected, "trial \(trial), \(n) samples")
+            if expected.isFinite {
+                medians += 1
+                #expect((0..<n).map { residuals[$0] }.sorted() == sorted, "trial \(trial)")
+            } else {
+                refused += 1
+            }
+        }
+        #expect(medians > 300 && refused > 200, "\(medians) medians, \(refused) refused")
+    }
+
     @Test func anOutlierAmongFiveSamplesIsLeftOut() throws {
         // The track starts at frame 10 (the runner came into view, or a
         // jump left the samples before it out), 3 px behind: a limb hid
