@@ -798,7 +798,7 @@ final class FrontTracker {
 
     /// The median of the first `n` samples' distances from `curve`, or
     /// infinity when it is not below `best` (the least median so far);
-    /// `residuals` holds room for `n` distances.
+    /// `residuals`: room for `n` distances, to work in.
     ///
     /// The median is below `best` only if (n + 1) / 2 of the distances
     /// are: for an odd n it is the middle one; for an even n the mean of
@@ -808,6 +808,9 @@ final class FrontTracker {
     /// others 0.2 ms at most), and most curves are no better than the best
     /// one found early. The curves kept, and so the samples excluded, are
     /// the same: only those that could not have won are not sorted.
+    /// Of those that could, only the distances below `best` are sorted:
+    /// the median's middle ones are among them, but for an even n's upper
+    /// one when exactly n / 2 are below, which is then the least of the rest.
     ///
     /// Two samples at a time, and counted without branches: whether a
     /// distance is below the best so far is what the data decide, and as
@@ -838,17 +841,36 @@ final class FrontTracker {
             count &+= distance < best ? 1 : 0
         }
         guard count >= (n + 1) / 2 else { return .infinity }
-        return FrontTracker.median(residuals, count: n)
+        // Those below `best` to the front, in place (a distance moves to
+        // the same index or an earlier one), and the least of the others.
+        var below = 0
+        var rest = Double.infinity
+        for m in 0..<n {
+            let distance = residuals[m]
+            residuals[below] = distance
+            let isBelow = distance < best
+            below &+= isBelow ? 1 : 0
+            rest = min(rest, isBelow ? .infinity : distance)
+        }
+        FrontTracker.sort(residuals, count: below)
+        let middle = n / 2
+        if n % 2 == 1 { return residuals[middle] }
+        return (residuals[middle - 1] + (below > middle ? residuals[middle] : rest)) / 2
     }
 
-    /// The median of `count` values (at least one; reordered), by insertion sort: a handful.
-    static func median(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
-        for i in 1..<count {
+    /// Sorts `count` values in place, by insertion: a handful.
+    static func sort(_ values: UnsafeMutablePointer<Double>, count: Int) {
+        for i in 1..<max(1, count) {
             let v = values[i]
             var j = i - 1
             while j >= 0 && values[j] > v { values[j + 1] = values[j]; j -= 1 }
             values[j + 1] = v
         }
+    }
+
+    /// The median of `count` values (at least one; reordered).
+    static func median(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
+        sort(values, count: count)
         return count % 2 == 1 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2
     }
 
