@@ -2333,14 +2333,14 @@ public final class PrecisionDetector {
         let vectors = (count &+ 7) >> 3
         for i in count..<(vectors << 3) { values[i] = 65535 }
         let lanes = UnsafeRawPointer(values)
-        let one = SIMD8<UInt16>(repeating: 1)
         @inline(__always) func enough(_ v: Int) -> Bool {
             let bound = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: v))
             var atOrBelow = SIMD8<UInt16>()
             var k = 0
             while k < vectors {
                 let lane = lanes.loadUnaligned(fromByteOffset: k &<< 4, as: SIMD8<UInt16>.self)
-                atOrBelow &+= one.replacing(with: 0, where: lane .> bound)
+                // A mask's lanes are all ones (-1) where true.
+                atOrBelow &-= unsafeBitCast(lane .<= bound, to: SIMD8<UInt16>.self)
                 k &+= 1
             }
             return atOrBelow.wrappedSum() >= needed
