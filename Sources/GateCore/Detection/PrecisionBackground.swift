@@ -362,7 +362,9 @@ extension PrecisionDetector {
             let luma = SIMD4<Int32>(Int32(row[x]), Int32(row[x &+ 8]), Int32(row[x &+ 16]), Int32(row[x &+ 24]))
             let ratio = SIMD4<Float>(luma) * scale / SIMD4<Float>(pointwiseMax(b, SIMD4(repeating: 1)))
             let shifted = ratio + magic
-            // A mask's lanes are -1 where true (no selects: they become branches).
+            // A mask's lanes are -1 where true: added, not selected with
+            // `replacing(with:where:)`, which here became a branch per lane
+            // (this loop took twice as long).
             let roundedUp = unsafeBitCast(shifted - magic .> ratio, to: SIMD4<Int32>.self)
             let whole = (unsafeBitCast(shifted, to: SIMD4<Int32>.self) &- 0x4B00_0000) &+ roundedUp
             for k in 0..<4 {
