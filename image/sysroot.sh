@@ -7,6 +7,10 @@
 #
 # - adds the dpkg foreign architecture (arm64) if missing; apt-get update only
 #   when apt has no package list for it yet;
+# - takes each package's candidate version today (after one `apt-get update`
+#   and a second try when the lists name a version the archive has dropped;
+#   failing that, the last whole set the cache holds; else it names the
+#   package and the versions on offer);
 # - downloads the .debs with `apt-get download` into a cache OUTSIDE the repo,
 #   ${TS_GATE_CACHE:-$HOME/.cache/ts-gate}/debs/<debarch>, so fresh clones on
 #   the same machine reuse them;
@@ -68,47 +72,81 @@ if ! have_lists; then
     have_lists || die "apt has no libc6-dev:$DEBARCH after apt-get update; check /etc/apt/sources.list*"
 fi
 
-# ---- 2. resolve exact versions (name_version_arch.deb) ---------------------
-# deb_file NAME VERSION: the file name apt-get download writes (':' -> %3a).
-declare -a WANT=()
-for pkg in "${PACKAGES[@]}"; do
-    ver=$(apt-cache show --no-all-versions "$pkg:$DEBARCH" 2>/dev/null \
-          | sed -n 's/^Version: //p' | head -n1) || true
-    [ -n "$ver" ] || die "no candidate for $pkg:$DEBARCH (apt-cache show)"
-    WANT+=("$pkg=$ver")
+# ---- 2. resolve versions and download (only what is missing) ---------------
+# The candidates of apt's lists today, so a shipped firmware links the libc
+# with the archive's fixes. Lists name versions the archive may since have
+# dropped: on a miss, refresh them once and resolve again. If the archive
+# still cannot give a whole set, the last whole set this cache built a
+# sysroot from is used (it is consistent: one day's candidates).
+mkdir -p "$CACHE"
+SET_FILE=$CACHE/.sysroot-$ARCH.set      # lines: pkg=version file.deb
+offered() { apt-cache madison "$1:$DEBARCH" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | paste -sd, - | sed 's/,/, /g'; }
+cached_deb() { compgen -G "$CACHE/${1}_${2//:/%3a}_*.deb" | head -n1 || true; }
+
+# resolve: WANT=(pkg=version ...) from the candidates, or REASON.
+resolve() {
+    local pkg ver
+    WANT=()
+    for pkg in "${PACKAGES[@]}"; do
+        ver=$(apt-cache show --no-all-versions "$pkg:$DEBARCH" 2>/dev/null | sed -n 's/^Version: //p' | head -n1) || true
+        [ -n "$ver" ] || { REASON="$pkg:$DEBARCH: apt knows no version of it"; return 1; }
+        WANT+=("$pkg=$ver")
+    done
+}
+# fetch: DEBS=(path ...) for WANT, downloading what the cache lacks, or REASON.
+fetch() {
+    local entry pkg ver match missing=() bad=""
+    DEBS=()
+    for entry in "${WANT[@]}"; do
+        pkg=${entry%%=*}; ver=${entry#*=}
+        [ -n "$(cached_deb "$pkg" "$ver")" ] || missing+=("$pkg:$DEBARCH=$ver")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        say "downloading ${#missing[@]} package(s) into $CACHE"
+        (cd "$CACHE" && apt-get "${APT_OPTS[@]}" download "${missing[@]}" >/dev/null 2>&1) || true
+    else
+        say "all ${#WANT[@]} packages already in $CACHE"
+    fi
+    for entry in "${WANT[@]}"; do
+        pkg=${entry%%=*}; ver=${entry#*=}
+        match=$(cached_deb "$pkg" "$ver")
+        if [ -n "$match" ]; then DEBS+=("$match")
+        else bad+="; $pkg:$DEBARCH $ver cannot be downloaded (the archive offers: $(offered "$pkg"))"; fi
+    done
+    [ -z "$bad" ] || { REASON=${bad#; }; return 1; }
+}
+# from_set_file: WANT and DEBS from the last whole set, if every .deb is here
+# and the package names are this script's.
+from_set_file() {
+    local line names=()
+    [ -f "$SET_FILE" ] || return 1
+    WANT=(); DEBS=()
+    while read -r line; do
+        WANT+=("${line%% *}"); DEBS+=("$CACHE/${line#* }"); names+=("${line%%=*}")
+        [ -f "$CACHE/${line#* }" ] || return 1
+    done <"$SET_FILE"
+    [ "${names[*]}" = "${PACKAGES[*]}" ]
+}
+
+ok=""
+for attempt in 1 2; do
+    if resolve && fetch; then ok=1; break; fi
+    [ "$attempt" = 1 ] || break
+    say "$REASON; refreshing package lists (apt-get update) and resolving again"
+    apt-get "${APT_OPTS[@]}" update >/dev/null || { say "apt-get update failed"; break; }
 done
+if [ -z "$ok" ]; then
+    from_set_file || die "$REASON"
+    say "$REASON; using the last whole set in $CACHE instead ($(basename "${DEBS[0]}"), ...)"
+fi
+for i in "${!WANT[@]}"; do printf '%s %s\n' "${WANT[i]}" "$(basename "${DEBS[i]}")"; done >"$SET_FILE.tmp"
+mv -f "$SET_FILE.tmp" "$SET_FILE"
+say "packages: ${WANT[*]}"
 
 STAMP_TEXT=$(printf '%s\n' "sysroot $ARCH" "${WANT[@]}")
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$STAMP_TEXT" ]; then
     say "$OUTDIR is up to date (${#WANT[@]} packages)"
     exit 0
-fi
-
-# ---- 3. download into the cache (only what is missing) ---------------------
-mkdir -p "$CACHE"
-declare -a DEBS=() MISSING=()
-for entry in "${WANT[@]}"; do
-    pkg=${entry%%=*}; ver=${entry#*=}
-    # apt-get download names the file pkg_version_arch.deb, ':' as %3a;
-    # the arch part may be "all" for some packages.
-    match=$(compgen -G "$CACHE/${pkg}_${ver//:/%3a}_*.deb" | head -n1 || true)
-    if [ -n "$match" ]; then
-        DEBS+=("$match")
-    else
-        MISSING+=("$pkg:$DEBARCH=$ver")
-    fi
-done
-if [ ${#MISSING[@]} -gt 0 ]; then
-    say "downloading ${#MISSING[@]} package(s) into $CACHE"
-    (cd "$CACHE" && apt-get "${APT_OPTS[@]}" download "${MISSING[@]}" >/dev/null)
-    for item in "${MISSING[@]}"; do
-        pkg=${item%%:*}; ver=${item#*=}
-        match=$(compgen -G "$CACHE/${pkg}_${ver//:/%3a}_*.deb" | head -n1 || true)
-        [ -n "$match" ] || die "apt-get download did not produce $pkg $ver in $CACHE"
-        DEBS+=("$match")
-    done
-else
-    say "all ${#WANT[@]} packages already in $CACHE"
 fi
 
 # ---- 4. extract into a staging dir, then swap it in ------------------------
