@@ -117,7 +117,7 @@
 set -euo pipefail
 bin=${1:?usage: check.sh TS_GATE}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
+py=$("$here/numpy-python.sh")
 
 # check DIR WITHIN TIMED RENDER-ARGS...: renders into DIR, replays, removes
 # DIR (the whole runners are 1.4 GB of Y4M), fails as evaluate.py does.
@@ -125,8 +125,8 @@ check() {
     local dir=$1 within=$2 timed=$3 status=0
     shift 3
     rm -rf "$dir"
-    python3 "$here/render.py" "$dir" --jobs 2 "$@" >/dev/null || return 1
-    python3 "$here/evaluate.py" "$bin" "$dir" --jobs 2 --require-within "$within" --require-timed "$timed" \
+    "$py" "$here/render.py" "$dir" --jobs 2 "$@" >/dev/null || return 1
+    "$py" "$here/evaluate.py" "$bin" "$dir" --jobs 2 --require-within "$within" --require-timed "$timed" \
         | tail -1 || status=$?
     rm -rf "$dir"
     return $status
