@@ -32,7 +32,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST_BIN := .build/debug/ts-gate
 RELEASE_BIN := .build/release/ts-gate
 
-.PHONY: help deps swift-check build simulate results firmware accuracy accuracy-second bench test test-unit test-cross test-vm test-second clean
+.PHONY: help deps swift-check build simulate results firmware accuracy accuracy-second bench test test-unit test-cross test-vm test-second test-fresh-fetch clean
 
 help:
 	@sed -n '1,14p' Makefile | sed 's/^# \{0,1\}//'
@@ -98,12 +98,12 @@ SECOND_TORSO_ONLY ?=
 SECOND_DIR := build/second-renderer/$(SECOND_PROFILE)-$(SECOND_SEED)-$(SECOND_COUNT)$(if $(SECOND_TORSO_ONLY),-torso)
 accuracy-second: swift-check
 	swift build -c release --product ts-gate
-	python3 -c 'import numpy' 2>/dev/null || python3 -m pip install --quiet numpy
-	[ -f $(SECOND_DIR)/.complete ] || { python3 Tests/second-renderer/render.py $(SECOND_DIR) \
+	py=$$(Tests/second-renderer/numpy-python.sh); \
+	[ -f $(SECOND_DIR)/.complete ] || { "$$py" Tests/second-renderer/render.py $(SECOND_DIR) \
 	    --count $(SECOND_COUNT) --seed $(SECOND_SEED) --profile $(SECOND_PROFILE) --jobs 2 \
 	    $(if $(SECOND_TORSO_ONLY),--torso-only --quiet-count 0,--quiet-count 10) >/dev/null \
-	    && touch $(SECOND_DIR)/.complete; }
-	python3 Tests/second-renderer/evaluate.py $(RELEASE_BIN) $(SECOND_DIR) --jobs 2 $(SECOND_ARGS)
+	    && touch $(SECOND_DIR)/.complete; }; \
+	"$$py" Tests/second-renderer/evaluate.py $(RELEASE_BIN) $(SECOND_DIR) --jobs 2 $(SECOND_ARGS)
 
 # Benchmarks (ordo-one/benchmark; a package of its own in Tests/Benchmarks, so
 # it never enters the host or firmware builds): the photo-finish detector per
@@ -157,9 +157,16 @@ test-vm: deps swift-check
 	Tests/vm/mjpeg-clip.sh build/vm/rig.raw 640 480 build/vm/rig.mjpeg
 	Tests/vm/boot.sh mjpeg build/x86_64/ts-gate board/vm-rig/board.conf build/vm/rig.mjpeg build/vm/rig.mjpeg.frame-bytes
 
+# What a new machine downloads, with an empty cache in a temporary HOME: the
+# VM rig's kernel packages (chosen from what the archive offers today, built
+# against by gpio-sim and v4l2loopback), the arm64 sysroot, numpy. About 2
+# minutes and 300 MB; in `make test` because CI's warm cache would hide it.
+test-fresh-fetch: deps
+	Tests/cross/fresh-fetch.sh
+
 # Order: the slow-to-fail checks first, the unit tests last so their summary
 # closes the log.
-test: test-cross test-vm test-second test-unit
+test: test-fresh-fetch test-cross test-vm test-second test-unit
 
 clean:
 	rm -rf build .build .build-fw-aarch64 .build-fw-x86_64 .build-bench
