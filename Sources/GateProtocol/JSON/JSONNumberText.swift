@@ -47,7 +47,10 @@ enum JSONNumberText {
     private static func magnitude(digits: [UInt8], decimalExponent: Int) -> Double {
         if digits.isEmpty { return 0 }
         let digitText = Substring(String(decoding: digits, as: UTF8.self))
-        if digits.count <= 15, let integer = DecimalText.parseInt(digitText) {
+        // Up to 15 digits the integer is exact in a Double and one scaling rounds
+        // correctly; 16-19 digits round twice, at most one ulp off (Swift
+        // writes 17 digits only for values such as 1/3, never for the seed's).
+        if digits.count <= 19, let integer = DecimalText.parseInt(digitText) {
             let mantissa = Double(integer)
             if decimalExponent >= 0, decimalExponent < exactPowersOfTen.count {
                 return mantissa * exactPowersOfTen[decimalExponent]

@@ -29,9 +29,9 @@ public struct JSONNumber: Equatable, Sendable {
         return DecimalText.parseInt(Substring(text))
     }
 
-    /// The nearest Double (exactly rounded for up to 15 significant digits
-    /// and a decimal exponent within +-22, which covers every number the
-    /// protocol sends; within a few ulps beyond). Infinite if out of range.
+    /// The nearest Double: exactly rounded for up to 15 significant digits and
+    /// a decimal exponent within +-22, which covers every number the protocol
+    /// sends; within an ulp for 16-19 digits, a few beyond. Infinite if out of range.
     public var doubleValue: Double { JSONNumberText.double(from: text) }
 }
 

@@ -39,8 +39,11 @@ struct FieldReader {
         return value
     }
 
+    /// How an absent field was absent, for refusals: "missing" or "null".
+    private func absence(_ key: String) -> String { object[key] == nil ? "missing" : "null" }
+
     private func required(_ key: String, _ expected: String) throws(MessageDecodeError) -> JSONValue {
-        guard let value = present(key) else { throw refuse(key, expected: expected, found: "missing") }
+        guard let value = present(key) else { throw refuse(key, expected: expected, found: absence(key)) }
         return value
     }
 
@@ -123,7 +126,7 @@ struct FieldReader {
     }
 
     func object(_ key: String) throws(MessageDecodeError) -> FieldReader {
-        guard let nested = try optionalObject(key) else { throw refuse(key, expected: "an object", found: "missing") }
+        guard let nested = try optionalObject(key) else { throw refuse(key, expected: "an object", found: absence(key)) }
         return nested
     }
 
