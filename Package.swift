@@ -61,6 +61,7 @@ let package = Package(
         .executableTarget(name: "gate-accuracy", dependencies: ["GateCore", "GateSim"], path: "Tests/Accuracy"),
 
         .testTarget(name: "GateCoreTests", dependencies: ["GateCore"]),
+        .testTarget(name: "GateProtocolTests", dependencies: ["GateProtocol", "GateCore"]),
         .testTarget(name: "GateDevicesTests", dependencies: ["GateDevices", "CGateShim"]),
         .testTarget(name: "GateSimTests", dependencies: ["GateSim", "GateCore"]),
         .testTarget(name: "GateBoxTests", dependencies: ["GateBox", "GateCore", "GateDevices", "GateSim"]),
