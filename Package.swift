@@ -29,7 +29,7 @@ let package = Package(
         // The modules, for the benchmark package in Tests/Benchmarks (`make
         // bench`), which depends on this one by path so that its dependency
         // (ordo-one/benchmark and its build plugin) stays out of these builds.
-        .library(name: "GateModules", targets: ["GateCore", "GateDevices", "GateSim", "GateBox"]),
+        .library(name: "GateModules", targets: ["GateCore", "GateProtocol", "GateDevices", "GateSim", "GateBox"]),
     ],
     targets: [
         // The only place C headers enter: Linux UAPI and library headers with
@@ -38,6 +38,9 @@ let package = Package(
         // Pure logic, no I/O: frames, detection, stability, sessions, timing
         // maths, result records and their text encodings.
         .target(name: "GateCore", swiftSettings: cpuFloor, linkerSettings: [.linkedLibrary("m")]),
+        // The protocol between gates (seed 002): its JSON, typed messages,
+        // version negotiation and ATT fragmentation. Bytes in, bytes out, no I/O.
+        .target(name: "GateProtocol", dependencies: ["GateCore"]),
         // The libc seam (Errno, descriptors, clocks, poll) and the Linux
         // devices behind the protocols the simulator also implements.
         .target(name: "GateDevices", dependencies: ["CGateShim", "GateCore"],
@@ -45,7 +48,7 @@ let package = Package(
         // Simulated camera, IMU, buttons, speaker, LED/buzzer on a virtual clock.
         .target(name: "GateSim", dependencies: ["GateCore", "GateDevices"]),
         // The box: command line, configuration, wiring and the poll loop.
-        .target(name: "GateBox", dependencies: ["GateCore", "GateDevices", "GateSim"]),
+        .target(name: "GateBox", dependencies: ["GateCore", "GateProtocol", "GateDevices", "GateSim"]),
         // Firmware-only stand-ins for library code the static image never runs
         // (empty in the host build; see link-trim.c).
         .target(name: "CFirmwareLinkTrim"),
@@ -58,6 +61,7 @@ let package = Package(
         .executableTarget(name: "gate-accuracy", dependencies: ["GateCore", "GateSim"], path: "Tests/Accuracy"),
 
         .testTarget(name: "GateCoreTests", dependencies: ["GateCore"]),
+        .testTarget(name: "GateProtocolTests", dependencies: ["GateProtocol", "GateCore"]),
         .testTarget(name: "GateDevicesTests", dependencies: ["GateDevices", "CGateShim"]),
         .testTarget(name: "GateSimTests", dependencies: ["GateSim", "GateCore"]),
         .testTarget(name: "GateBoxTests", dependencies: ["GateBox", "GateCore", "GateDevices", "GateSim"]),
