@@ -73,9 +73,9 @@ public struct Capabilities: Equatable, Sendable {
 public struct SessionSettings: Equatable, Sendable {
     /// Metres from start to finish, when the host knows it.
     public var distance: Double?
-    public var startType: StartType
+    public var startType: WireStartType
 
-    public init(distance: Double? = nil, startType: StartType) {
+    public init(distance: Double? = nil, startType: WireStartType) {
         self.distance = distance
         self.startType = startType
     }
@@ -107,7 +107,7 @@ public struct SessionCreate: Equatable, Sendable, MessagePayload {
             sessionId: try payload.string("sessionId"), sessionCode: try payload.string("sessionCode"),
             hostRole: try payload.word("hostRole", as: GateRole.self),
             settings: SessionSettings(distance: try settings.optionalDouble("distance"),
-                                      startType: try settings.word("startType", as: StartType.self)),
+                                      startType: try settings.word("startType", as: WireStartType.self)),
             version: try PeerVersionInfo.decode(payload),
             capabilities: try Capabilities.decodeIfPresent(in: payload))
     }

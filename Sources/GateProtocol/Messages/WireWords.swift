@@ -43,7 +43,7 @@ public enum GateRole: WireWord, Sendable {
 }
 
 /// session_create's settings.startType. `countdown` is the box's own 3-2-1-GO start.
-public enum StartType: WireWord, Sendable {
+public enum WireStartType: WireWord, Sendable {
     case flying
     case touchRelease
     case audioGun
