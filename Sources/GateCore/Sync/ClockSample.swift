@@ -17,11 +17,17 @@ public struct ClockSample: Equatable, Sendable {
     public var rttNanos: Int64
     /// Midpoint of t1 and t4 on this box's clock: the instant the offset is of.
     public var localNanos: Int64
+    /// How far each stamp may be off the instant it stands for, when t1 and
+    /// t3 are the radio's send instants rather than the host's (precise
+    /// sync): the round trip is then the stamps' errors alone, can come out
+    /// a little negative, and bounds the offset no longer. 0 for host stamps.
+    public var slackNanos: Int64 = 0
 
-    public init(offsetNanos: Int64, rttNanos: Int64, localNanos: Int64) {
+    public init(offsetNanos: Int64, rttNanos: Int64, localNanos: Int64, slackNanos: Int64 = 0) {
         self.offsetNanos = offsetNanos
         self.rttNanos = rttNanos
         self.localNanos = localNanos
+        self.slackNanos = slackNanos
     }
 
     /// The sample of one exchange: t1 ping sent (local), t2 ping received
@@ -29,23 +35,24 @@ public struct ClockSample: Equatable, Sendable {
     /// difference overflows Int64 (stamps some 146 years apart: a garbled
     /// packet, never a clock) or the round trip is negative (the peer's
     /// turnaround is longer than the whole exchange: its stamps are wrong).
-    public init?(t1: Int64, t2: Int64, t3: Int64, t4: Int64) {
+    public init?(t1: Int64, t2: Int64, t3: Int64, t4: Int64, slackNanos: Int64 = 0) {
         let (out, o1) = t2.subtractingReportingOverflow(t1)
         let (back, o2) = t3.subtractingReportingOverflow(t4)
         let (elapsed, o3) = t4.subtractingReportingOverflow(t1)
         let (turnaround, o4) = t3.subtractingReportingOverflow(t2)
         guard !(o1 || o2 || o3 || o4) else { return nil }
         let (rtt, o5) = elapsed.subtractingReportingOverflow(turnaround)
-        guard !o5, rtt >= 0 else { return nil }
+        guard !o5, rtt >= -2 * slackNanos else { return nil }
         // halfSum never overflows, whatever the two differences are.
         self.init(offsetNanos: TimingMath.halfSum(out, back), rttNanos: rtt,
-                  localNanos: t1 + elapsed / 2)
+                  localNanos: t1 + elapsed / 2, slackNanos: slackNanos)
     }
 
     /// The lowest and highest offset this exchange allows: offset -+ rtt/2,
-    /// and a nanosecond more for the half the integer offset may have lost.
+    /// and a nanosecond more for the half the integer offset may have lost
+    /// (with precise stamps: -+ the slack and what is left of the round trip).
     public var offsetRange: (low: Int64, high: Int64) {
-        let half = rttNanos / 2 + 1
+        let half = max(rttNanos, 0) / 2 + slackNanos + 1
         return (offsetNanos &- half, offsetNanos &+ half)
     }
 }

@@ -7,6 +7,12 @@ public struct ClockSyncConfiguration: Equatable, Sendable {
     /// From the start of one sync to the start of the next mini sync: the
     /// syncs stay evenly spaced for the drift line, however long each took.
     public var refreshEveryNanos: Int64 = 60_000_000_000
+    /// The gap before the first mini sync; each later gap doubles up to
+    /// `refreshEveryNanos` (5, 10, 20, 40, 60, 60 s...). Until a second sync
+    /// measures the drift, the offset runs off at up to 50 ppm, 3 ms in the
+    /// seed's first minute; two syncs 5 s apart pin the line within
+    /// seconds. Set it to `refreshEveryNanos` for the seed's schedule.
+    public var firstRefreshNanos: Int64 = 5_000_000_000
     /// How long after its last ping a round waits for the late pongs.
     public var replyTimeoutNanos: Int64 = 1_000_000_000
     /// How soon a failed round is tried again.
@@ -20,6 +26,10 @@ public struct ClockSyncConfiguration: Equatable, Sendable {
     public var driftHistory = 16
     /// Relative drift assumed before two syncs measure it (`DriftTracker`).
     public var priorDriftPpm = 50.0
+    /// How far a stamp may be off its instant: 0 for host stamps; with
+    /// precise sync (radio send instants) the controllers' reporting delay
+    /// and the transports' jitter, which the round trip no longer covers.
+    public var stampSlackNanos: Int64 = 0
 
     public init() {}
 
@@ -180,7 +190,8 @@ public struct ClockSyncEstimator {
         let sent = round.sent, received = round.received
         let answeredEnough = Double(received) >= configuration.minimumAnsweredFraction * Double(sent)
         if answeredEnough,
-           let result = round.finish(kind: kind, keepFraction: configuration.keepFraction, driftPpm: configuration.priorDriftPpm) {
+           let result = round.finish(kind: kind, keepFraction: configuration.keepFraction, driftPpm: configuration.priorDriftPpm,
+                                     slackNanos: configuration.stampSlackNanos) {
             // A result outside what the drift line allowed: the peer's clock
             // stepped (a reboot, a clock reset), and the line is of a clock
             // that no longer exists.
@@ -191,7 +202,8 @@ public struct ClockSyncEstimator {
             drift.add(result)
             lastResult = result
             lastFailure = ""
-            phase = .waiting(kind: .mini, untilNanos: max(now, roundStartedAt + configuration.refreshEveryNanos))
+            let gap = min(configuration.refreshEveryNanos, configuration.firstRefreshNanos << Int64(min(drift.count - 1, 20)))
+            phase = .waiting(kind: .mini, untilNanos: max(now, roundStartedAt + gap))
         } else {
             lastFailure = "clock sync: " + kind.name + " sync failed, " + String(received) + " of " + String(sent) + " pings answered"
             phase = .waiting(kind: drift.count == 0 ? .full : .mini, untilNanos: now + configuration.retryAfterNanos)

@@ -158,11 +158,11 @@ struct SyncRound {
     var allAnswered: Bool { received == sent }
 
     /// The round's result; nil if no exchange gave a sample.
-    mutating func finish(kind: ClockSyncKind, keepFraction: Double, driftPpm: Double) -> ClockSyncResult? {
+    mutating func finish(kind: ClockSyncKind, keepFraction: Double, driftPpm: Double, slackNanos: Int64 = 0) -> ClockSyncResult? {
         var count = 0
         var first = Int64.max, last = Int64.min
         for i in 0..<sent where answered[i] {
-            guard let sample = ClockSample(t1: t1[i], t2: t2[i], t3: t3[i], t4: t4[i]) else { continue }
+            guard let sample = ClockSample(t1: t1[i], t2: t2[i], t3: t3[i], t4: t4[i], slackNanos: slackNanos) else { continue }
             scratch[count] = sample
             count += 1
             first = min(first, t1[i]); last = max(last, t4[i])

@@ -55,8 +55,22 @@ struct SimulatedLink {
         }
     }
 
-    @Test func schedulesFullThenMiniSyncs() {
+    @Test func theFirstMiniSyncsComeSoonerToMeasureTheDrift() {
         var e = ClockSyncEstimator()
+        e.start(now: 0)
+        var link = SimulatedLink()
+        var pings: [(Int64, UInt8, ClockSyncKind)] = []
+        run(&e, &link, until: 200 * s, pings: &pings)
+        // Rounds start 5, 10, 20, 40 then 60 s after the one before.
+        var starts: [Int64] = [pings[0].0]
+        for i in 1..<pings.count where pings[i].2 != pings[i - 1].2 || pings[i].0 - pings[i - 1].0 > 100 * ms { starts.append(pings[i].0) }
+        #expect(starts == [0, 5 * s, 15 * s, 35 * s, 75 * s, 135 * s, 195 * s])
+    }
+
+    @Test func schedulesFullThenMiniSyncs() {
+        var c = ClockSyncConfiguration()
+        c.firstRefreshNanos = c.refreshEveryNanos   // the seed's schedule
+        var e = ClockSyncEstimator(configuration: c)
         #expect(e.step(now: 0) == .idle)
         e.start(now: 0)
         var link = SimulatedLink()
@@ -139,7 +153,8 @@ struct SimulatedLink {
             // fitted rate keeps the error small (50 ppm x 59 s = 2.95 ms).
             if now > 10 * 60 * s && p.sinceSyncNanos > 55 * s { worstLateError = max(worstLateError, error) }
         }
-        #expect(e.roundsFinished == 240)
+        // One a minute, and three more early on (5, 15 and 35 s) for the drift.
+        #expect(e.roundsFinished == 243)
         #expect(checked > 7_000 && outside == 0)
         let result = try #require(e.lastResult)
         #expect(result.kind == .mini && result.received == 30 && result.kept == 6)
@@ -167,7 +182,9 @@ struct SimulatedLink {
     }
 
     @Test func aPeerThatRebootedStartsANewDriftLine() {
-        var e = ClockSyncEstimator()
+        var c = ClockSyncConfiguration()
+        c.firstRefreshNanos = c.refreshEveryNanos   // the seed's schedule: one sync a minute
+        var e = ClockSyncEstimator(configuration: c)
         var link = SimulatedLink()
         e.start(now: 0)
         var pings: [(Int64, UInt8, ClockSyncKind)] = []
