@@ -53,10 +53,20 @@ public final class SimulatedAir {
         var endNanos: Int64
     }
 
+    /// What a controller hands its host; stamped when the host gets it.
+    private enum Report {
+        case received(Channel, [UInt8])
+        case completed(token: Int)
+        case disconnected
+        case connected
+    }
+
+    /// A report on its way up a transport: handed over at `controllerNanos`,
+    /// due at `arrivalNanos` if nothing ahead of it holds it up.
     private struct Pending {
-        var atNanos: Int64
-        var order: Int
-        var event: Event
+        var controllerNanos: Int64
+        var arrivalNanos: Int64
+        var report: Report
     }
 
     public let profile: LinkProfile
@@ -66,13 +76,17 @@ public final class SimulatedAir {
     private var random: SplitMix64
     private var connections: [Connection] = []
     private var pending: [[Pending]] = [[], []]
-    private var order = 0
     private var nextToken = 0
     /// Per side: the earliest (connection, event) a new packet may take, so
     /// packets keep their order.
     private var firstFreeEvent: [(connection: Int, event: Int64)] = [(0, 0), (0, 0)]
     /// Packets each side put in an event: key connection << 40 | event.
     private var slotsUsed: [Int64: (Int, Int)] = [:]
+
+    /// The last instant each side's controller-to-host transport delivered
+    /// something: a UART or USB endpoint is a queue, so what the controller
+    /// hands it in order reaches the host in order, jitter or not.
+    private var lastToHost: [Int64] = [Int64.min, Int64.min]
 
     /// Packets sent and packets the air lost, per side (lost tries included).
     public private(set) var sentPackets = [0, 0]
@@ -114,10 +128,8 @@ public final class SimulatedAir {
             connections.append(Connection(index: index, upNanos: up, anchorNanos: anchor, endNanos: end))
             guard let reconnect = next else { return }
             for side in [Side.central, .peripheral] {
-                let heard = end + latencyNanos[side.rawValue]
-                schedule(.disconnected(stampNanos: stamp(side, atTrue: heard)), for: side, atTrue: heard)
-                let back = reconnect + latencyNanos[side.rawValue]
-                schedule(.connected(stampNanos: stamp(side, atTrue: back)), for: side, atTrue: back)
+                schedule(.disconnected, for: side, fromController: end, arriving: end + latencyNanos[side.rawValue])
+                schedule(.connected, for: side, fromController: reconnect, arriving: reconnect + latencyNanos[side.rawValue])
             }
             index += 1
             up = reconnect
@@ -141,13 +153,21 @@ public final class SimulatedAir {
 
     private func jitter() -> Int64 { Int64(random.unit() * Double(profile.jitterNanos)) }
 
-    private func schedule(_ event: Event, for side: Side, atTrue t: Int64) {
+    /// Queues a report in the order its controller emits it. Reports are
+    /// scheduled when their packet is sent, out of emission order, but never
+    /// before one already delivered: a send happens now and its reports later.
+    private func schedule(_ report: Report, for side: Side, fromController c: Int64, arriving a: Int64) {
         var list = pending[side.rawValue]
         var i = list.count
-        while i > 0 && list[i - 1].atNanos > t { i -= 1 }
-        list.insert(Pending(atNanos: t, order: order, event: event), at: i)
-        order += 1
+        while i > 0 && list[i - 1].controllerNanos > c { i -= 1 }
+        list.insert(Pending(controllerNanos: c, arrivalNanos: a, report: report), at: i)
         pending[side.rawValue] = list
+    }
+
+    /// When the first report queued for `side` reaches its host: FIFO.
+    private func firstArrival(_ side: Side) -> Int64? {
+        guard let first = pending[side.rawValue].first else { return nil }
+        return max(first.arrivalNanos, lastToHost[side.rawValue])
     }
 
     /// The host of `side` writes `bytes` (one ATT PDU) at true time `t`.
@@ -197,27 +217,33 @@ public final class SimulatedAir {
         let start = side == .central ? centralStart : centralStart + profile.emptyNanos + ifs
         let end = start + air
         let receiver = side.other
-        let heard = end + latencyNanos[receiver.rawValue] + jitter()
-        schedule(.received(channel, bytes, stampNanos: stamp(receiver, atTrue: heard)), for: receiver, atTrue: heard)
+        schedule(.received(channel, bytes), for: receiver, fromController: end, arriving: end + latencyNanos[receiver.rawValue] + jitter())
         // The acknowledgement: the central's packet is acknowledged by the
         // peripheral's answer in the same exchange; the peripheral's only by
         // the central's next packet, at the next connection event.
         let acked = side == .central ? end + ifs + profile.emptyNanos
             : anchor + profile.intervalNanos + profile.emptyNanos
         guard acked < connectionEnd else { return }   // never acknowledged: the link dropped first
-        let reported = acked + Int64(random.unit() * Double(profile.completionDelayNanos)) + latencyNanos[side.rawValue] + jitter()
-        schedule(.completed(token: token, stampNanos: stamp(side, atTrue: reported)), for: side, atTrue: reported)
+        let report = acked + Int64(random.unit() * Double(profile.completionDelayNanos))
+        schedule(.completed(token: token), for: side, fromController: report, arriving: report + latencyNanos[side.rawValue] + jitter())
     }
 
     /// The earliest true time something reaches either host.
     public var nextDueNanos: Int64 {
-        min(pending[0].first?.atNanos ?? Int64.max, pending[1].first?.atNanos ?? Int64.max)
+        min(firstArrival(.central) ?? Int64.max, firstArrival(.peripheral) ?? Int64.max)
     }
 
     /// The next event for `side` due at or before true time `t`.
     public func take(for side: Side, upTo t: Int64) -> Event? {
-        guard let first = pending[side.rawValue].first, first.atNanos <= t else { return nil }
-        pending[side.rawValue].removeFirst()
-        return first.event
+        guard let at = firstArrival(side), at <= t else { return nil }
+        let first = pending[side.rawValue].removeFirst()
+        lastToHost[side.rawValue] = at
+        let stamp = stamp(side, atTrue: at)
+        switch first.report {
+        case .received(let channel, let bytes): return .received(channel, bytes, stampNanos: stamp)
+        case .completed(let token): return .completed(token: token, stampNanos: stamp)
+        case .disconnected: return .disconnected(stampNanos: stamp)
+        case .connected: return .connected(stampNanos: stamp)
+        }
     }
 }
