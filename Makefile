@@ -7,6 +7,7 @@
 #   make firmware        static Embedded Swift firmware, ARCH=aarch64|x86_64
 #   make accuracy        detection error on the rendered corpus, per mode and fps
 #   make accuracy-second the same on clips of a second, independent renderer
+#   make accuracy-sync   two boxes' clock sync error over the simulated BLE link
 #   make bench           per-frame cost and mallocs of the detector and the loop
 #   make deps            the Debian packages the host build needs
 #   make results         print the sessions saved by `make simulate`
@@ -32,10 +33,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST_BIN := .build/debug/ts-gate
 RELEASE_BIN := .build/release/ts-gate
 
-.PHONY: help deps swift-check build simulate results firmware accuracy accuracy-second bench test test-unit test-cross test-vm test-second test-fresh-fetch clean
+.PHONY: help deps swift-check build simulate results firmware accuracy accuracy-second accuracy-sync bench test test-unit test-cross test-vm test-second test-fresh-fetch clean
 
 help:
-	@sed -n '1,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(HOST_PACKAGES); do \
@@ -104,6 +105,17 @@ accuracy-second: swift-check
 	    $(if $(SECOND_TORSO_ONLY),--torso-only --quiet-count 0,--quiet-count 10) >/dev/null \
 	    && touch $(SECOND_DIR)/.complete; }; \
 	"$$py" Tests/second-renderer/evaluate.py $(RELEASE_BIN) $(SECOND_DIR) --jobs 2 $(SECOND_ARGS)
+
+# Clock sync between two boxes over the simulated BLE air (GateSim's
+# SimulatedAir: connection events, host-controller latency and jitter, loss,
+# drops; two drifting clocks): per link profile and connection interval, the
+# sync error's median, p95 and max over SYNC_SEEDS sessions, plain (seed
+# 002's exchange) and precise (the radio's acknowledgement stamps), then a
+# 4-hour session at +-50 ppm. Seconds; a slice runs in `make test`.
+SYNC_ARGS ?=
+accuracy-sync: swift-check
+	swift build -c release --product gate-sync
+	.build/release/gate-sync $(SYNC_ARGS)
 
 # Benchmarks (ordo-one/benchmark; a package of its own in Tests/Benchmarks, so
 # it never enters the host or firmware builds): the photo-finish detector per

@@ -59,6 +59,8 @@ let package = Package(
 
         // Host-only tools (may use Foundation): `make accuracy`.
         .executableTarget(name: "gate-accuracy", dependencies: ["GateCore", "GateSim"], path: "Tests/Accuracy"),
+        // Host-only: `make accuracy-sync`, two boxes' clock sync over the simulated air.
+        .executableTarget(name: "gate-sync", dependencies: ["GateCore", "GateSim"], path: "Tests/SyncAccuracy"),
 
         .testTarget(name: "GateCoreTests", dependencies: ["GateCore"]),
         .testTarget(name: "GateProtocolTests", dependencies: ["GateProtocol", "GateCore"]),
