@@ -112,19 +112,25 @@ public struct SplitTimeCalculated: Equatable, Sendable, MessagePayload {
     public var startTimeNanos: Int64
     public var finishTimeNanos: Int64
     public var totalUncertaintyMs: Double
+    /// The box's extension: every gate and segment of a race's run, so every
+    /// box can record it (`SplitDetail`). Optional; phones ignore it.
+    public var detail: SplitDetail?
 
-    public init(runId: String, splitTimeMs: Double, startTimeNanos: Int64, finishTimeNanos: Int64, totalUncertaintyMs: Double) {
+    public init(runId: String, splitTimeMs: Double, startTimeNanos: Int64, finishTimeNanos: Int64, totalUncertaintyMs: Double,
+                detail: SplitDetail? = nil) {
         self.runId = runId
         self.splitTimeMs = splitTimeMs
         self.startTimeNanos = startTimeNanos
         self.finishTimeNanos = finishTimeNanos
         self.totalUncertaintyMs = totalUncertaintyMs
+        self.detail = detail
     }
 
     static func decode(_ payload: FieldReader) throws(MessageDecodeError) -> SplitTimeCalculated {
         SplitTimeCalculated(runId: try payload.string("runId"), splitTimeMs: try payload.double("splitTimeMs"),
                             startTimeNanos: try payload.int64("startTimeNanos"), finishTimeNanos: try payload.int64("finishTimeNanos"),
-                            totalUncertaintyMs: try payload.double("totalUncertaintyMs"))
+                            totalUncertaintyMs: try payload.double("totalUncertaintyMs"),
+                            detail: try SplitDetail.decodeIfPresent(in: payload))
     }
 
     func encode(into payload: inout JSONObject) {
@@ -133,6 +139,7 @@ public struct SplitTimeCalculated: Equatable, Sendable, MessagePayload {
         payload.append("startTimeNanos", .int(startTimeNanos))
         payload.append("finishTimeNanos", .int(finishTimeNanos))
         payload.append("totalUncertaintyMs", .double(totalUncertaintyMs))
+        detail?.encode(into: &payload)
     }
 }
 

@@ -40,17 +40,23 @@ public struct Capabilities: Equatable, Sendable {
     public var maxFps: Int?
     public var binaryClockSync: Bool?
     public var multiGate: Bool?
+    /// The box's extension: it can sync from the radio's acknowledgement
+    /// stamps sent in a FOLLOW_UP (`ClockSyncExchange`'s precise mode).
+    public var preciseClockSync: Bool?
 
-    public init(highSpeedCamera: Bool? = nil, maxFps: Int? = nil, binaryClockSync: Bool? = nil, multiGate: Bool? = nil) {
+    public init(highSpeedCamera: Bool? = nil, maxFps: Int? = nil, binaryClockSync: Bool? = nil, multiGate: Bool? = nil,
+                preciseClockSync: Bool? = nil) {
         self.highSpeedCamera = highSpeedCamera
         self.maxFps = maxFps
         self.binaryClockSync = binaryClockSync
         self.multiGate = multiGate
+        self.preciseClockSync = preciseClockSync
     }
 
     static func decode(_ object: FieldReader) throws(MessageDecodeError) -> Capabilities {
         Capabilities(highSpeedCamera: try object.optionalBool("highSpeedCamera"), maxFps: try object.optionalInt("maxFps"),
-                     binaryClockSync: try object.optionalBool("binaryClockSync"), multiGate: try object.optionalBool("multiGate"))
+                     binaryClockSync: try object.optionalBool("binaryClockSync"), multiGate: try object.optionalBool("multiGate"),
+                     preciseClockSync: try object.optionalBool("preciseClockSync"))
     }
 
     /// The payload's "capabilities" object, if it has one.
@@ -65,6 +71,7 @@ public struct Capabilities: Equatable, Sendable {
         object.append("maxFps", ifPresent: maxFps.map { .int($0) })
         object.append("binaryClockSync", ifPresent: binaryClockSync.map { .bool($0) })
         object.append("multiGate", ifPresent: multiGate.map { .bool($0) })
+        object.append("preciseClockSync", ifPresent: preciseClockSync.map { .bool($0) })
         return .object(object)
     }
 }
@@ -131,19 +138,24 @@ public struct SessionJoin: Equatable, Sendable, MessagePayload {
     public var requestedRole: GateRole
     public var version: PeerVersionInfo
     public var capabilities: Capabilities?
+    /// The box's extension: the joiner's display name, which the host lists
+    /// in session_join_accepted.devices. Optional; phones leave it out.
+    public var name: String?
 
     public init(sessionId: String, requestedRole: GateRole, version: PeerVersionInfo = PeerVersionInfo(),
-                capabilities: Capabilities? = nil) {
+                capabilities: Capabilities? = nil, name: String? = nil) {
         self.sessionId = sessionId
         self.requestedRole = requestedRole
         self.version = version
         self.capabilities = capabilities
+        self.name = name
     }
 
     static func decode(_ payload: FieldReader) throws(MessageDecodeError) -> SessionJoin {
         SessionJoin(sessionId: try payload.string("sessionId"), requestedRole: try payload.word("requestedRole", as: GateRole.self),
                     version: try PeerVersionInfo.decode(payload),
-                    capabilities: try Capabilities.decodeIfPresent(in: payload))
+                    capabilities: try Capabilities.decodeIfPresent(in: payload),
+                    name: try payload.optionalString("name"))
     }
 
     func encode(into payload: inout JSONObject) {
@@ -151,6 +163,7 @@ public struct SessionJoin: Equatable, Sendable, MessagePayload {
         payload.append("requestedRole", .string(requestedRole.wire))
         version.encode(into: &payload)
         payload.append("capabilities", ifPresent: capabilities?.encoded())
+        payload.append("name", ifPresent: name.map { .string($0) })
     }
 }
 
@@ -177,12 +190,17 @@ public struct SessionJoinAccepted: Equatable, Sendable, MessagePayload {
     /// For an assigned lap gate, its metres from the start line.
     public var distanceFromStart: Double?
     public var devices: [SessionDevice]
+    /// The box's extension, seed 000's GateAssignment.gateIndex: 0 the start,
+    /// 1...N-2 the lap gates, N-1 the finish. Optional; phones ignore it.
+    public var gateIndex: Int?
 
-    public init(sessionId: String, assignedRole: GateRole, distanceFromStart: Double? = nil, devices: [SessionDevice]) {
+    public init(sessionId: String, assignedRole: GateRole, distanceFromStart: Double? = nil, devices: [SessionDevice],
+                gateIndex: Int? = nil) {
         self.sessionId = sessionId
         self.assignedRole = assignedRole
         self.distanceFromStart = distanceFromStart
         self.devices = devices
+        self.gateIndex = gateIndex
     }
 
     static func decode(_ payload: FieldReader) throws(MessageDecodeError) -> SessionJoinAccepted {
@@ -194,7 +212,8 @@ public struct SessionJoinAccepted: Equatable, Sendable, MessagePayload {
         }
         return SessionJoinAccepted(sessionId: try payload.string("sessionId"),
                                    assignedRole: try payload.word("assignedRole", as: GateRole.self),
-                                   distanceFromStart: try payload.optionalDouble("distanceFromStart"), devices: devices)
+                                   distanceFromStart: try payload.optionalDouble("distanceFromStart"), devices: devices,
+                                   gateIndex: try payload.optionalInt("gateIndex"))
     }
 
     func encode(into payload: inout JSONObject) {
@@ -211,6 +230,7 @@ public struct SessionJoinAccepted: Equatable, Sendable, MessagePayload {
             array.append(.object(object))
         }
         payload.append("devices", .array(array))
+        payload.append("gateIndex", ifPresent: gateIndex.map { .int($0) })
     }
 }
 

@@ -16,7 +16,8 @@ public struct TimingMessage: Equatable, Sendable {
     public var type: String { payload.type }
 }
 
-/// Every message type of seed 002 (3.2 and 7.3), one case each.
+/// Every message type of seed 002 (3.2 and 7.3), one case each, and the
+/// box's one extension type, crossing_ack.
 public enum TimingPayload: Equatable, Sendable {
     case sessionCreate(SessionCreate)
     case sessionJoin(SessionJoin)
@@ -34,6 +35,8 @@ public enum TimingPayload: Equatable, Sendable {
     case resetForNextRun(ResetForNextRun)
     case armGates(ArmGates)
     case error(ErrorReport)
+    /// The box's extension: the host of a race acknowledges a crossing_event.
+    case crossingAck(CrossingAck)
     /// A type from a later protocol version: seed 002, 7.2 says log and
     /// ignore it. Its payload is not kept; encoding writes an empty one.
     case unknown(type: String)
@@ -56,6 +59,7 @@ public enum TimingPayload: Equatable, Sendable {
         case .resetForNextRun: return "reset_for_next_run"
         case .armGates: return "arm_gates"
         case .error: return "error"
+        case .crossingAck: return CrossingAck.type
         case .unknown(let type): return type
         }
     }
@@ -78,6 +82,7 @@ public enum TimingPayload: Equatable, Sendable {
         case "reset_for_next_run": return .resetForNextRun(try ResetForNextRun.decode(payload))
         case "arm_gates": return .armGates(try ArmGates.decode(payload))
         case "error": return .error(try ErrorReport.decode(payload))
+        case CrossingAck.type: return .crossingAck(try CrossingAck.decode(payload))
         default: return .unknown(type: type)
         }
     }
@@ -100,6 +105,7 @@ public enum TimingPayload: Equatable, Sendable {
         case .resetForNextRun(let body): body.encode(into: &payload)
         case .armGates(let body): body.encode(into: &payload)
         case .error(let body): body.encode(into: &payload)
+        case .crossingAck(let body): body.encode(into: &payload)
         case .unknown: break
         }
     }
