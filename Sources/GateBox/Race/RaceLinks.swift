@@ -1,0 +1,122 @@
+import GateCore
+import GateProtocol
+
+/// One link of this box: to a peer (on the host) or to the host (on a joiner).
+struct RaceLink {
+    var connected = false
+    var lastHeardNanos: Int64 = 0
+    var nextHeartbeatNanos: Int64 = 0
+    /// Host: the box that joined over this link.
+    var deviceId: String?
+    /// Host: the sync with this peer may time.
+    var canTime = false
+    /// Host: the latest prediction, kept when the sync drops or the link is
+    /// lost, so a crossing delivered late can still be put on the host's clock.
+    var prediction: ClockPrediction?
+}
+
+/// Host: one planned gate and the box that holds it.
+struct RaceSeat {
+    var gate: PlannedGate
+    /// nil while free. Kept when the box's link is lost, for its rejoin.
+    var deviceId: String?
+    var name = ""
+    /// The link to it; nil for the host's own gate.
+    var peer: Int?
+    /// Its detector is armed.
+    var ready = false
+}
+
+/// Host: one gate's crossing of the run under way, on its box's clock.
+struct PendingCrossing {
+    var nanos: Int64
+    var uncertaintyMs: Double
+    /// -1: a start event, not a frame.
+    var frameIndex: Int64
+    var occupancy: Double
+    var interpolationMs: Double
+    /// The link of the box that made it; nil for the host's own.
+    var peer: Int?
+}
+
+/// Host: the crossings counted lately, by (deviceId, crossingTimeNanos);
+/// the oldest are forgotten past `capacity`.
+struct CountedCrossings {
+    struct Key: Hashable {
+        var deviceId: String
+        var nanos: Int64
+    }
+
+    static let capacity = 256
+    private var keys: Set<Key> = []
+    private var order: [Key] = []
+
+    /// True if it was new (and is now counted).
+    mutating func insert(deviceId: String, nanos: Int64) -> Bool {
+        let key = Key(deviceId: deviceId, nanos: nanos)
+        guard !keys.contains(key) else { return false }
+        keys.insert(key)
+        order.append(key)
+        if order.count > CountedCrossings.capacity {
+            keys.remove(order.removeFirst())
+        }
+        return true
+    }
+}
+
+extension RaceCoordinator {
+    mutating func ensureLink(_ peer: Int) {
+        while links.count <= peer { links.append(RaceLink()) }
+    }
+
+    mutating func linkUp(_ peer: Int, now: Int64) {
+        ensureLink(peer)
+        links[peer].connected = true
+        links[peer].lastHeardNanos = now
+        links[peer].nextHeartbeatNanos = now + settings.heartbeatIntervalNanos
+    }
+
+    /// Who is at the other end of `peer`, for say lines: "box def-789".
+    func boxName(_ peer: Int) -> String {
+        if !isHost { return "the host" }
+        if peer < links.count, let id = links[peer].deviceId { return "box " + id }
+        return "link " + String(peer)
+    }
+
+    /// A message arrived: the link lives. A link given up as lost comes back.
+    mutating func heard(_ peer: Int, now: Int64, _ effects: inout [RaceEffect]) {
+        ensureLink(peer)
+        let wasLost = !links[peer].connected
+        links[peer].lastHeardNanos = now
+        guard wasLost else { return }
+        links[peer].connected = true
+        links[peer].nextHeartbeatNanos = now + settings.heartbeatIntervalNanos
+        effects.append(.say("race: " + boxName(peer) + " is heard again"))
+        if !isHost { resendOutbox(&effects) }
+    }
+
+    /// The link is down: dropped (`silentNanos` nil) or silent too long.
+    mutating func lose(_ peer: Int, silentNanos: Int64?, now: Int64, _ effects: inout [RaceEffect]) {
+        ensureLink(peer)
+        guard links[peer].connected else { return }
+        links[peer].connected = false
+        var line = "race: " + boxName(peer)
+        if let silentNanos {
+            line += " silent for " + String(silentNanos / 1_000_000_000) + " s: link lost"
+        } else {
+            line += ": link lost"
+        }
+        if isHost {
+            line += "; its crossings will be counted when it is back"
+            for i in seats.indices where seats[i].peer == peer {
+                // Its gate holds its role for the rejoin; its readiness is asked again then.
+                seats[i].ready = false
+            }
+        } else {
+            line += "; this box's crossings are kept until it is back"
+        }
+        effects.append(.say(line))
+        effects.append(.indicate(.peerLost))
+        if isHost { evaluate(now: now, &effects) }
+    }
+}
