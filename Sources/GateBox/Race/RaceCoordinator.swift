@@ -214,11 +214,7 @@ public struct RaceCoordinator {
                 if links[peer].nextHeartbeatNanos <= now { links[peer].nextHeartbeatNanos = now + settings.heartbeatIntervalNanos }
             }
         }
-        if let rearm = rearmAtNanos, now >= rearm {
-            rearmAtNanos = nil
-            if state == .finished { state = .ready }
-            evaluate(now: now, &effects)
-        }
+        if let rearm = rearmAtNanos, now >= rearm { self.rearm(now: now, &effects) }
         return effects
     }
 

@@ -131,15 +131,20 @@ extension RaceCoordinator {
         endRun(now: now, &effects)
     }
 
-    /// The run is over: the joiners reset, and the next run is armed after
-    /// the re-arm delay (at once when it is 0).
+    /// The run is over: after the re-arm delay (at once when it is 0) the
+    /// joiners reset and the next run is armed (`rearm`).
     mutating func endRun(now: Int64, _ effects: inout [RaceEffect]) {
         for i in pending.indices { pending[i] = nil }
+        if settings.rearmDelayNanos <= 0 { rearm(now: now, &effects) }
+    }
+
+    /// reset_for_next_run (keeping calibration), then arm_gates once every
+    /// gate is still there, synced and ready.
+    mutating func rearm(now: Int64, _ effects: inout [RaceEffect]) {
+        rearmAtNanos = nil
+        guard state == .finished else { return }
         effects.append(.send(.resetForNextRun(ResetForNextRun(keepCalibration: true)), to: nil))
-        if settings.rearmDelayNanos <= 0 {
-            rearmAtNanos = nil
-            state = .ready
-            evaluate(now: now, &effects)
-        }
+        state = .ready
+        evaluate(now: now, &effects)
     }
 }
