@@ -11,6 +11,8 @@ public struct SimulatedPlatform: GatePlatform {
     public var buttons: SimulatedButtons
     public var lights: TerminalIndicator
     public var speaker: TerminalSpeaker
+    /// The links to other simulated boxes; none for a box alone.
+    public var link = SimulatedLinkEndpoint()
     public let scenario: Scenario
     public let clock: VirtualClock
     private let renderer: SceneRenderer
@@ -61,8 +63,7 @@ public struct SimulatedPlatform: GatePlatform {
     public func truthCrossing(nearNanos nanos: Int64) -> Int64? { scenario.truth(nearNanos: nanos) }
 
     public mutating func wait() throws(GateError) -> ReadySources {
-        let next = min(min(camera.nextReadyNanos, motion.nextSampleNanos),
-                       min(min(buttons.nextEdgeNanos, speaker.nextEventNanos), scenario.endNanos))
+        let next = nextEventNanos
         // Sleep (paced) or peek (fast) on the signal descriptor.
         if signalSlot >= 0 {
             var timeout: Int32 = 0
@@ -78,12 +79,25 @@ public struct SimulatedPlatform: GatePlatform {
             }
         }
         clock.advance(to: next)
+        return readySources()
+    }
+
+    /// When the next device has something, on this box's clock.
+    public var nextEventNanos: Int64 {
+        min(min(camera.nextReadyNanos, motion.nextSampleNanos),
+            min(min(buttons.nextEdgeNanos, speaker.nextEventNanos), scenario.endNanos))
+    }
+
+    /// What is ready at the clock's time: after `wait` moved it, or a driver
+    /// of several boxes that moves each box's clock itself.
+    public mutating func readySources() -> ReadySources {
+        let now = clock.nowNanos
         var ready: ReadySources = []
-        if camera.nextReadyNanos <= next { ready.insert(.camera) }
-        if motion.nextSampleNanos <= next { ready.insert(.motion) }
-        if buttons.nextEdgeNanos <= next { ready.insert(.buttons) }
-        if speaker.nextEventNanos <= next { ready.insert(.speaker) }
-        if scenario.endNanos <= next && !ended { ready.insert(.scenarioEnd); ended = true }
+        if camera.nextReadyNanos <= now { ready.insert(.camera) }
+        if motion.nextSampleNanos <= now { ready.insert(.motion) }
+        if buttons.nextEdgeNanos <= now { ready.insert(.buttons) }
+        if speaker.nextEventNanos <= now { ready.insert(.speaker) }
+        if scenario.endNanos <= now && !ended { ready.insert(.scenarioEnd); ended = true }
         return ready
     }
 

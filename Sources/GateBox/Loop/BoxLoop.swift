@@ -92,6 +92,16 @@ public struct BoxLoop<Platform: GatePlatform> {
 
     /// Runs the session until the scenario ends or a stop signal arrives.
     public mutating func run() throws(GateError) -> SessionEnd {
+        try begin()
+        var end: SessionEnd?
+        while end == nil { end = try handle(try platform.wait()) }
+        try finish(end!)
+        return end!
+    }
+
+    /// Opens the session: its header record, and a word to the person.
+    /// `run` calls it; a driver of several boxes calls it for each.
+    public mutating func begin() throws(GateError) {
         let format = platform.camera.format
         let header = SessionRecord(
             sessionId: log.sessionId, deviceId: configuration.deviceId, mode: "solo", startType: configuration.startType.code,
@@ -101,29 +111,32 @@ public struct BoxLoop<Platform: GatePlatform> {
         try log.append(header.jsonLine())
         self.header = header
         say("session \(log.sessionId): solo, \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
+    }
 
-        var end = SessionEnd.completed
-        loop: while true {
-            let ready = try platform.wait()
-            if ready.contains(.signal) {
-                while let signal = try platform.nextSignal() {
-                    switch signal {
-                    case .stop(let number):
-                        end = .stopped(signal: number)
-                        break loop
-                    case .reload:
-                        end = .reload
-                        break loop
-                    }
+    /// Hands what is ready to the source that owns it (house rule 2: the
+    /// loop dispatches, each source keeps its own state). Returns how the
+    /// session ends when a signal or the scenario's end says so, else nil.
+    public mutating func handle(_ ready: ReadySources) throws(GateError) -> SessionEnd? {
+        if ready.contains(.signal) {
+            while let signal = try platform.nextSignal() {
+                switch signal {
+                case .stop(let number): return .stopped(signal: number)
+                case .reload: return .reload
                 }
             }
-            if ready.contains(.buttons) { try handleButtons() }
-            if ready.contains(.motion) { try handleMotion() }
-            if ready.contains(.speaker) { try handleSpeaker() }
-            if ready.contains(.cameraBack) { try cameraReturned() }
-            if ready.contains(.camera) { try handleFrames() }
-            if ready.contains(.scenarioEnd) { break loop }
         }
+        if ready.contains(.buttons) { try handleButtons() }
+        if ready.contains(.motion) { try handleMotion() }
+        if ready.contains(.speaker) { try handleSpeaker() }
+        if ready.contains(.cameraBack) { try cameraReturned() }
+        if ready.contains(.camera) { try handleFrames() }
+        if ready.contains(.scenarioEnd) { return .completed }
+        return nil
+    }
+
+    /// Closes the session: what the detector still holds is timed, and the
+    /// session's end record written.
+    public mutating func finish(_ end: SessionEnd) throws(GateError) {
         try timeWhatTheDetectorHolds()
         session.stop()
         let endRecord = SessionEndRecord(sessionId: log.sessionId, laps: session.lapCount, reason: end.reason,
@@ -135,7 +148,6 @@ public struct BoxLoop<Platform: GatePlatform> {
         case .reload: say("SIGHUP: session closed to reload the settings" + (session.lapCount == 0 ? "" : "; its results are saved"))
         case .completed: break
         }
-        return end
     }
 
     // MARK: - Sources
