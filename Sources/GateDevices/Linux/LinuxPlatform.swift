@@ -11,6 +11,8 @@ public struct LinuxPlatform: GatePlatform {
     public var buttons: GPIOButtons
     public var lights: GPIOLights
     public var speaker: PCMSpeaker
+    /// No BLE yet (the BLE link issue): a box on Linux races alone.
+    public var link = NoLink()
     private let signals: SignalDescriptor
     private let sampling: TimerDescriptor
     /// Ticks once a second while the camera is lost, to try opening it again.

@@ -136,6 +136,10 @@ public struct ReadySources: OptionSet, Equatable, Sendable {
     public static let cameraBack = ReadySources(rawValue: 1 << 6)
     /// A simulated session has played its whole scenario.
     public static let scenarioEnd = ReadySources(rawValue: 1 << 4)
+    /// A link to another box has something (`PeerLink.nextEvent`).
+    public static let link = ReadySources(rawValue: 1 << 7)
+    /// The race's own timer (heartbeats, clock sync pings) is due.
+    public static let raceTimer = ReadySources(rawValue: 1 << 8)
 }
 
 /// Everything the loop drives, and the one wait that serves them all.
@@ -145,12 +149,14 @@ public protocol GatePlatform {
     associatedtype Buttons: ButtonInput
     associatedtype Lights: Indicator
     associatedtype Speaker: SoundOutput
+    associatedtype Link: PeerLink
 
     var camera: Camera { get set }
     var motion: Motion { get set }
     var buttons: Buttons { get set }
     var lights: Lights { get set }
     var speaker: Speaker { get set }
+    var link: Link { get set }
 
     /// Blocks until at least one source is ready.
     mutating func wait() throws(GateError) -> ReadySources

@@ -12,6 +12,10 @@ public struct LinkProfile: Equatable, Sendable {
     /// LE 1M PHY: 8 us a byte; a packet adds preamble 1, access address 4,
     /// header 2 and CRC 3 bytes (Vol 6 Part B 2.1); the L2CAP header 4 more.
     public var nanosPerByte: Int64 = 8_000
+    /// The ATT payload of one packet: both boxes ask for an MTU of 512
+    /// (seed 002 section 2.3) and LE Data Length Extension's 251-byte
+    /// packets carry 244 bytes of it (251 less L2CAP's 4 and ATT's 3).
+    public var attPayloadBytes = 244
     /// Packets a side can send in one connection event before the event
     /// closes. Controllers differ (2 to 6 at 7.5 ms were reported); 4 is typical.
     public var packetsPerEvent = 4

@@ -1,4 +1,5 @@
 import GateCore
+import GateDevices
 
 /// One BLE connection between two simulated boxes, on the simulator's true
 /// time: what makes clock sync over BLE hard, and nothing kinder.
@@ -23,12 +24,9 @@ public final class SimulatedAir {
         public var other: Side { self == .central ? .peripheral : .central }
     }
 
-    /// The GATT characteristic a packet was written or notified on.
-    public enum Channel: Equatable { case messages, clockSync }
-
     public enum Event: Equatable {
         /// A packet arrived; `stampNanos` is the kernel's receive stamp on the receiver's clock.
-        case received(Channel, [UInt8], stampNanos: Int64)
+        case received(LinkChannel, [UInt8], stampNanos: Int64)
         /// The controller reported the packet `token` acknowledged; the stamp
         /// is when the sender's host heard it, on the sender's clock.
         case completed(token: Int, stampNanos: Int64)
@@ -55,7 +53,7 @@ public final class SimulatedAir {
 
     /// What a controller hands its host; stamped when the host gets it.
     private enum Report {
-        case received(Channel, [UInt8])
+        case received(LinkChannel, [UInt8])
         case completed(token: Int)
         case disconnected
         case connected
@@ -126,6 +124,11 @@ public final class SimulatedAir {
                 break
             }
             connections.append(Connection(index: index, upNanos: up, anchorNanos: anchor, endNanos: end))
+            if index == 0 {
+                for side in [Side.central, .peripheral] {
+                    schedule(.connected, for: side, fromController: up, arriving: up + latencyNanos[side.rawValue])
+                }
+            }
             guard let reconnect = next else { return }
             for side in [Side.central, .peripheral] {
                 schedule(.disconnected, for: side, fromController: end, arriving: end + latencyNanos[side.rawValue])
@@ -173,7 +176,7 @@ public final class SimulatedAir {
     /// The host of `side` writes `bytes` (one ATT PDU) at true time `t`.
     /// Returns the packet's token for its `completed` event, or nil when
     /// there is no connection (the socket's ENOTCONN).
-    public func send(from side: Side, _ channel: Channel, _ bytes: [UInt8], atTrue t: Int64) -> Int? {
+    public func send(from side: Side, _ channel: LinkChannel, _ bytes: [UInt8], atTrue t: Int64) -> Int? {
         guard let link = connection(atTrue: t) else { return nil }
         let token = nextToken
         nextToken += 1
@@ -206,7 +209,7 @@ public final class SimulatedAir {
 
     /// Times one packet that made it: the receiver's stamp and the sender's
     /// acknowledgement report.
-    private func deliver(_ token: Int, _ channel: Channel, _ bytes: [UInt8], from side: Side, anchor: Int64, slot: Int,
+    private func deliver(_ token: Int, _ channel: LinkChannel, _ bytes: [UInt8], from side: Side, anchor: Int64, slot: Int,
                          connectionEnd: Int64) {
         let air = profile.airNanos(bytes: bytes.count)
         let ifs = profile.interFrameNanos
@@ -227,6 +230,9 @@ public final class SimulatedAir {
         let report = acked + Int64(random.unit() * Double(profile.completionDelayNanos))
         schedule(.completed(token: token), for: side, fromController: report, arriving: report + latencyNanos[side.rawValue] + jitter())
     }
+
+    /// The earliest true time something reaches `side`'s host.
+    public func nextDueNanos(for side: Side) -> Int64 { firstArrival(side) ?? Int64.max }
 
     /// The earliest true time something reaches either host.
     public var nextDueNanos: Int64 {

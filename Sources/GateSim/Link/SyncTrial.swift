@@ -1,4 +1,5 @@
 import GateCore
+import GateDevices
 
 /// Two boxes syncing their clocks over a simulated BLE connection, and how
 /// far the initiator's idea of the offset is from the truth, second by

@@ -1,4 +1,5 @@
 import Testing
+import GateDevices
 @testable import GateCore
 @testable import GateSim
 
@@ -48,7 +49,7 @@ import Testing
         let a = try #require(air.send(from: .central, .clockSync, [1, 2, 3], atTrue: 20_000_000))
         let b = try #require(air.send(from: .central, .clockSync, [4, 5, 6], atTrue: 21_000_000))
         #expect(a != b)
-        let got = Self.events(air, .peripheral, until: 100_000_000)
+        let got = Self.events(air, .peripheral, until: 100_000_000).filter { if case .connected = $0 { return false }; return true }
         #expect(got.count == 2)
         guard case .received(.clockSync, let bytesA, let stampA) = got[0],
               case .received(.clockSync, let bytesB, let stampB) = got[1] else {
@@ -74,6 +75,7 @@ import Testing
                 switch e {
                 case .received(_, _, let s): receivedAt[side.rawValue] = s
                 case .completed(let token, let s): completedAt[token] = s
+                case .connected: break
                 default: Issue.record("unexpected \(e)")
                 }
             }
@@ -126,7 +128,7 @@ import Testing
             case .completed: seen.append("ack")
             }
         }
-        #expect(seen == ["rx1", "down", "up", "rx4"])
+        #expect(seen == ["up@200000", "rx1", "down", "up", "rx4"])
     }
 
     @Test func theSameSeedPlaysTheSameAir() {
