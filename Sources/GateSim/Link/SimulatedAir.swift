@@ -78,8 +78,9 @@ public final class SimulatedAir {
     /// Per side: the earliest (connection, event) a new packet may take, so
     /// packets keep their order.
     private var firstFreeEvent: [(connection: Int, event: Int64)] = [(0, 0), (0, 0)]
-    /// Packets each side put in an event: key connection << 40 | event.
-    private var slotsUsed: [Int64: (Int, Int)] = [:]
+    /// Packets each side put in an event, and where in the event the next
+    /// exchange begins (ns from its anchor): key connection << 40 | event.
+    private var slotsUsed: [Int64: (central: Int, peripheral: Int, cursor: Int64)] = [:]
 
     /// The last instant each side's controller-to-host transport delivered
     /// something: a UART or USB endpoint is a queue, so what the controller
@@ -191,17 +192,23 @@ public final class SimulatedAir {
             // The connection dropped first: the packet dies in the controller.
             guard anchor < link.endNanos else { return token }
             let key = Int64(link.index) << 40 | event
-            let used = slotsUsed[key] ?? (0, 0)
-            let mine = side == .central ? used.0 : used.1
-            if inOutage(anchor) || mine >= profile.packetsPerEvent { event += 1; continue }
-            slotsUsed[key] = side == .central ? (used.0 + 1, used.1) : (used.0, used.1 + 1)
+            let used = slotsUsed[key] ?? (0, 0, 0)
+            let mine = side == .central ? used.central : used.peripheral
+            // One exchange: this packet and the other side's empty answer (or
+            // its empty opener), each followed by the inter-frame space. An
+            // event closes before the next one's anchor.
+            let exchange = profile.airNanos(bytes: bytes.count) + profile.emptyNanos + 2 * profile.interFrameNanos
+            let full = mine >= profile.packetsPerEvent || (used.cursor > 0 && used.cursor + exchange > interval)
+            if inOutage(anchor) || full { event += 1; continue }
+            slotsUsed[key] = side == .central ? (used.central + 1, used.peripheral, used.cursor + exchange)
+                : (used.central, used.peripheral + 1, used.cursor + exchange)
             if random.unit() < profile.lossProbability {
                 lostTries[side.rawValue] += 1
                 event += 1
                 continue
             }
             firstFreeEvent[side.rawValue] = (link.index, event)
-            deliver(token, channel, bytes, from: side, anchor: anchor, slot: mine, connectionEnd: link.endNanos)
+            deliver(token, channel, bytes, from: side, anchor: anchor, offset: used.cursor, connectionEnd: link.endNanos)
             if slotsUsed.count > 4096 { slotsUsed = slotsUsed.filter { $0.key >= key - 1024 } }
             return token
         }
@@ -209,21 +216,24 @@ public final class SimulatedAir {
 
     /// Times one packet that made it: the receiver's stamp and the sender's
     /// acknowledgement report.
-    private func deliver(_ token: Int, _ channel: LinkChannel, _ bytes: [UInt8], from side: Side, anchor: Int64, slot: Int,
+    private func deliver(_ token: Int, _ channel: LinkChannel, _ bytes: [UInt8], from side: Side, anchor: Int64, offset: Int64,
                          connectionEnd: Int64) {
         let air = profile.airNanos(bytes: bytes.count)
         let ifs = profile.interFrameNanos
-        // Each exchange of the event: the central's packet, then the
-        // peripheral's; a side with nothing to say sends an empty packet.
-        let exchange = 2 * (air + ifs)
-        let centralStart = anchor + Int64(slot) * exchange
+        // Each exchange of the event opens with the central's packet and is
+        // answered by the peripheral's; a side with nothing to say sends an
+        // empty packet.
+        let centralStart = anchor + offset
         let start = side == .central ? centralStart : centralStart + profile.emptyNanos + ifs
         let end = start + air
         let receiver = side.other
         schedule(.received(channel, bytes), for: receiver, fromController: end, arriving: end + latencyNanos[receiver.rawValue] + jitter())
         // The acknowledgement: the central's packet is acknowledged by the
-        // peripheral's answer in the same exchange; the peripheral's only by
-        // the central's next packet, at the next connection event.
+        // peripheral's answer in the same exchange; the peripheral's by the
+        // central's next packet, at the next connection event. (Were two of
+        // the peripheral's packets in one event, the first would be
+        // acknowledged within it; the box sends its sync packets so that
+        // this never decides a stamp: ClockSyncExchange's ambiguous pongs.)
         let acked = side == .central ? end + ifs + profile.emptyNanos
             : anchor + profile.intervalNanos + profile.emptyNanos
         guard acked < connectionEnd else { return }   // never acknowledged: the link dropped first

@@ -57,8 +57,9 @@ import GateDevices
         }
         #expect(bytesA == [1, 2, 3] && bytesB == [4, 5, 6])
         let air3 = Int64(3 + 14) * 8_000
-        // Same event: the second is one exchange (2 x (air + IFS)) later.
-        #expect(stampB - stampA == 2 * (air3 + 150_000))
+        // Same event: the second is one exchange (its packet, an empty
+        // answer, two inter-frame spaces) later.
+        #expect(stampB - stampA == air3 + 80_000 + 2 * 150_000)
         // Stamped on the peripheral's clock, after the write and within one interval + delays.
         let trueA = stampA - 5_000_000_000
         #expect(trueA > 20_000_000 + 200_000 && trueA <= 20_000_000 + 200_000 + 10_000_000 + air3 + 200_000)
