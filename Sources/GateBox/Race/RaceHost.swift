@@ -103,7 +103,7 @@ extension RaceCoordinator {
         ensureLink(peer)
         let could = links[peer].canTime
         links[peer].canTime = canTime
-        if let prediction { links[peer].prediction = prediction }
+        if let prediction { links[peer].prediction = prediction; links[peer].predictedAtNanos = now }
         if canTime && !could {
             if let p = prediction {
                 let quality = ClockSyncQuality(uncertaintyMs: p.uncertaintyMs)

@@ -13,6 +13,19 @@ struct RaceLink {
     /// Host: the latest prediction, kept when the sync drops or the link is
     /// lost, so a crossing delivered late can still be put on the host's clock.
     var prediction: ClockPrediction?
+    /// The host's instant the prediction is of.
+    var predictedAtNanos: Int64 = 0
+
+    /// The prediction carried along its drift line to `hostNanos`: a
+    /// crossing seconds before (or, over a dropped link, long before) the
+    /// latest prediction gets the offset of its own instant.
+    func prediction(atHostNanos hostNanos: Int64) -> ClockPrediction? {
+        guard var p = prediction else { return nil }
+        if let ppm = p.driftPpm {
+            p.offsetNanos += Int64((ppm * 1e-6 * Double(hostNanos - predictedAtNanos)).rounded())
+        }
+        return p
+    }
 }
 
 /// Host: one planned gate and the box that holds it.

@@ -21,7 +21,7 @@ extension RaceCoordinator {
     /// The offset of the clock a crossing was stamped on (0: the host's).
     func offset(of crossing: PendingCrossing) -> Int64 {
         guard let peer = crossing.peer, peer < links.count, let p = links[peer].prediction else { return 0 }
-        return p.offsetNanos
+        return links[peer].prediction(atHostNanos: crossing.nanos - p.offsetNanos)?.offsetNanos ?? p.offsetNanos
     }
 
     /// The crossing's instant on the host's clock (Int64.min if it does not fit).
@@ -82,7 +82,8 @@ extension RaceCoordinator {
             let seat = seats[i]
             var clock = GateClock.reference
             if let peer = crossing.peer {
-                guard peer < links.count, let p = links[peer].prediction else {
+                guard peer < links.count, let latest = links[peer].prediction,
+                      let p = links[peer].prediction(atHostNanos: crossing.nanos - latest.offsetNanos) else {
                     effects.append(.say("race: run " + String(runNumber) + " not timed: no clock sync with box "
                                         + (seat.deviceId ?? "?")))
                     endRun(now: now, &effects)
