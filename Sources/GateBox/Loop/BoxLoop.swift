@@ -1,5 +1,6 @@
 import GateCore
 import GateDevices
+import GateProtocol
 
 /// How a session is set up; the same for the box and the simulator.
 public struct BoxConfiguration {
@@ -13,6 +14,8 @@ public struct BoxConfiguration {
     /// Seed 000 section 8.4: one crossing per second at most in solo mode.
     public var lapCooldownNanos: Int64 = 1_000_000_000
     public var stillNanos: Int64 = 1_000_000_000
+    /// A race of boxes over the platform's links; nil: this box times laps alone.
+    public var race: RaceSetup?
 
     public init(detector: DetectorSettings, viewWidthMetres: Double, deviceId: String, simulated: Bool, seed: UInt64?) {
         self.detector = detector
@@ -20,6 +23,27 @@ public struct BoxConfiguration {
         self.deviceId = deviceId
         self.simulated = simulated
         self.seed = seed
+    }
+}
+
+/// This box's part in a race of 2-4 boxes.
+public struct RaceSetup {
+    public var sessionId: String
+    public var deviceName: String
+    /// The role this box asks for (the host's own role is in its plan).
+    public var role: GateRole?
+    /// The host's plan of gates; nil on a box that joins.
+    public var plan: RacePlan?
+    /// Clock sync from the radio's acknowledgement stamps (between ts-gate
+    /// boxes), or seed 002's plain exchange.
+    public var preciseSync = true
+    public var settings = RaceSettings()
+
+    public init(sessionId: String, deviceName: String, role: GateRole?, plan: RacePlan?) {
+        self.sessionId = sessionId
+        self.deviceName = deviceName
+        self.role = role
+        self.plan = plan
     }
 }
 
@@ -43,10 +67,10 @@ public enum SessionEnd: Equatable {
 /// at once and handles what is ready. The frame path (dequeue, detect,
 /// requeue) allocates nothing; records are written only on crossings.
 public struct BoxLoop<Platform: GatePlatform> {
-    public private(set) var platform: Platform
+    public internal(set) var platform: Platform
     public let configuration: BoxConfiguration
     public private(set) var session: SoloLapSession
-    public private(set) var records: [CrossingRecord] = []
+    public internal(set) var records: [CrossingRecord] = []
     public private(set) var header: SessionRecord?
     public private(set) var endRecord: SessionEndRecord?
     private var detector: CrossingDetector
@@ -58,12 +82,18 @@ public struct BoxLoop<Platform: GatePlatform> {
     private var hasBeenStill = false
     private var stability: StabilityFilter
     private var trace = StabilityTrace()
-    private let log: SessionLog
+    let log: SessionLog
     private let console: Console
     private var gestures = ButtonGestures()
     private var touchPad = TouchPad()
     private var countingDown = false
     private var framesSeen = 0
+    /// The race, when this box is one gate of several (its own source).
+    var race: RaceSource?
+    /// The race's runs as this box recorded them.
+    public internal(set) var raceRecords: [RaceRunRecord] = []
+    /// A simulation's truth for a race run, set by the driver of several boxes.
+    public var raceTruth: ((RaceRunRecord) -> RaceRunRecord)?
 
     public init(platform: Platform, configuration: BoxConfiguration, log: SessionLog, console: Console) {
         self.platform = platform
@@ -75,6 +105,25 @@ public struct BoxLoop<Platform: GatePlatform> {
         session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos,
                                  rearmsAfterMovement: configuration.detection.rearmsAfterMovement)
         records.reserveCapacity(64)
+        if let setup = configuration.race {
+            var settings = setup.settings
+            settings.rearmDelayNanos = max(settings.rearmDelayNanos, 0)
+            let coordinator = RaceCoordinator(deviceId: configuration.deviceId, deviceName: setup.deviceName, role: setup.role,
+                                              plan: setup.plan, sessionId: setup.sessionId, settings: settings)
+            race = RaceSource(coordinator: coordinator, peers: platform.link.peerCount, precise: setup.preciseSync)
+        }
+    }
+
+    /// When the race wants its timer (`.raceTimer`), on this box's clock.
+    public var raceDueNanos: Int64? { race?.nextDueNanos }
+
+    /// The race's state, for a driver's report.
+    public var raceState: RaceState? { race?.coordinator.state }
+
+    /// The host's prediction of `peer`'s clock offset at `nanos`, for a
+    /// simulation's sync error.
+    public func racePrediction(peer: Int, atNanos nanos: Int64) -> ClockPrediction? {
+        race?.sync[peer]?.estimator?.prediction(atNanos: nanos)
     }
 
     /// A detector for the camera as it streams: its size and its sensor's timing.
@@ -125,6 +174,8 @@ public struct BoxLoop<Platform: GatePlatform> {
                 }
             }
         }
+        if ready.contains(.link) { try handleLink() }
+        if ready.contains(.raceTimer) { try handleRaceTimer() }
         if ready.contains(.buttons) { try handleButtons() }
         if ready.contains(.motion) { try handleMotion() }
         if ready.contains(.speaker) { try handleSpeaker() }
@@ -307,6 +358,11 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// A start event: the run begins at `nanos`, and its start record is
     /// written before anything else can happen to it.
     private mutating func start(atNanos nanos: Int64, source: String, how: String) throws(GateError) {
+        if race != nil {
+            say(how + " at " + String(nanos) + " ns: the race's start")
+            return try apply(race!.localStart(atNanos: nanos, source: source, &platform.link, now: platform.nowNanos,
+                                              wallMillis: platform.wallClockMillis))
+        }
         let before = session.state
         guard let run = session.start(atNanos: nanos) else {
             say(how + " ignored: the gate is " + session.state.name)
@@ -324,6 +380,12 @@ public struct BoxLoop<Platform: GatePlatform> {
     private mutating func showState(changedFrom before: SoloLapSession.State) throws(GateError) {
         let now = session.state
         guard now != before else { return }
+        if race != nil {
+            let armed = now == .armed || now == .running
+            let format = platform.camera.format
+            try apply(race!.gateReady(armed, reason: armed ? "" : "gate " + now.name, gatePosition: configuration.detector.gatePosition,
+                                      fps: format.fps, &platform.link, now: platform.nowNanos, wallMillis: platform.wallClockMillis))
+        }
         switch now {
         case .stabilising: try platform.lights.show(.stabilising, atNanos: platform.nowNanos)
         case .armed:
@@ -338,6 +400,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     }
 
     private mutating func handle(_ crossing: DetectedCrossing) throws(GateError) {
+        if race != nil { return try raceCrossing(crossing) }
         guard let lap = session.record(crossing) else { return }
         let speed = Speed(metresPerSecond: crossing.velocityWidthsPerSecond.magnitude * configuration.viewWidthMetres)
         let startUncertainty = records.first?.uncertaintyMs ?? crossing.uncertaintyMs
@@ -373,7 +436,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         }
     }
 
-    private func say(_ text: String) {
+    func say(_ text: String) {
         console.line(DecimalText.clockLabel(platform.nowNanos) + " " + text)
     }
 }

@@ -30,6 +30,11 @@ public struct RaceRunRecord: Equatable, Sendable {
     public var finishTimeNanos: Int64
     public var totalUncertaintyMs: Double
     public var budget: SplitBudget
+    /// In a simulation: the true split, the measured one's error, and the
+    /// error of the finish gate's clock offset at the finish (nil on a box).
+    public var truthSplitTimeMs: Double?
+    public var splitErrorMs: Double?
+    public var syncErrorMs: Double?
 
     /// The record of a split with its detail; nil without one (a phone's).
     public init?(sessionId: String, deviceId: String, split: SplitTimeCalculated) {
@@ -112,6 +117,9 @@ public struct RaceRunRecord: Equatable, Sendable {
         w.number("finishDetectionMs", budget.finishDetectionMs, places: 3)
         w.number("syncMs", budget.syncMs, places: 3)
         w.number("driftMs", budget.driftMs, places: 3)
+        if let truth = truthSplitTimeMs { w.number("truthSplitTimeMs", truth, places: 3) }
+        if let error = splitErrorMs { w.number("splitErrorMs", error, places: 3) }
+        if let error = syncErrorMs { w.number("syncErrorMs", error, places: 3) }
         return w.finish()
     }
 

@@ -3,6 +3,8 @@
 public struct Console {
     public var output: FileDescriptor
     public var errors: FileDescriptor
+    /// Put before every progress line: which box speaks, when several run in one process.
+    public var prefix = ""
 
     public init(output: FileDescriptor = .standardOutput, errors: FileDescriptor = .standardError) {
         self.output = output
@@ -10,7 +12,7 @@ public struct Console {
     }
 
     public func line(_ text: String) {
-        try? output.writeAll(text + "\n")
+        try? output.writeAll(prefix + text + "\n")
     }
 
     public func problem(_ text: String) {
