@@ -25,11 +25,13 @@ public struct SimulatedPlatform: GatePlatform {
     /// Virtual Unix time of the simulation's start, so records are reproducible.
     public static let epochMillis: Int64 = 1_767_225_600_000   // 2026-01-01T00:00:00Z
 
-    public init(scenario: Scenario, paced: Bool, signals: SignalDescriptor?, console: Console) {
+    /// `startNanos`: what the box's clock reads when it starts (a box of a
+    /// race, booted a while before the others; its scenario is on that clock).
+    public init(scenario: Scenario, paced: Bool, signals: SignalDescriptor?, console: Console, startNanos: Int64 = 0) {
         self.scenario = scenario
         self.paced = paced
         self.signals = signals
-        clock = VirtualClock()
+        clock = VirtualClock(startNanos: startNanos)
         var scene = Scene(runners: scenario.runners)
         scene.bumps = scenario.bumps
         renderer = SceneRenderer(camera: scenario.camera, scene: scene, seed: scenario.options.seed)

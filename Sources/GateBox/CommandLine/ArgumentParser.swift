@@ -64,6 +64,37 @@ public enum ArgumentParser {
         }
     }
 
+    static func parseRaceOption(_ argument: String, _ cursor: inout Cursor, _ race: inout RaceSimulationOptions) throws(UsageError) {
+        switch argument {
+        case "--distance":
+            race.distances = [try cursor.decimal(for: argument, in: 1...1000, accepts: "the finish's distance in metres, 1 to 1000")]
+        case "--distances":
+            let text = try cursor.value(for: argument, accepts: "each gate's metres from the start, rising, e.g. 30,60,100")
+            var metres: [Double] = []
+            for part in text.split(separator: ",") {
+                guard let d = DecimalText.parseDouble(part), d > (metres.last ?? 0), d <= 1000 else {
+                    throw UsageError("--distances expects rising metres from the start up to 1000, e.g. 30,60,100; got '" + text + "'")
+                }
+                metres.append(d)
+            }
+            race.distances = metres
+        case "--interval-ms":
+            race.intervalMs = try cursor.decimal(for: argument, in: 7.5...100, accepts: "a BLE connection interval from 7.5 to 100 ms")
+        case "--drift-ppm":
+            race.driftPPM = try cursor.decimal(for: argument, in: 0...200, accepts: "the clocks' largest rate difference, 0 to 200 ppm")
+        case "--loss":
+            race.lossPercent = try cursor.decimal(for: argument, in: 0...50, accepts: "a percentage of packets lost, 0 to 50")
+        case "--link-drop":
+            race.linkDropSeconds = try cursor.decimal(for: argument, in: 0.1...60, accepts: "seconds of silence on the links, 0.1 to 60")
+        case "--plain-sync":
+            race.plainSync = true
+        default:   // --controller
+            let name = try cursor.value(for: argument, accepts: "uart or usb")
+            guard name == "uart" || name == "usb" else { throw UsageError("--controller expects uart or usb, got '" + name + "'") }
+            race.usbController = name == "usb"
+        }
+    }
+
     /// `--mode M`, for --simulate and replay alike.
     static func detectionMode(_ cursor: inout Cursor, _ argument: String) throws(UsageError) -> DetectionMode {
         let name = try cursor.value(for: argument, accepts: DetectionMode.names)
@@ -102,11 +133,35 @@ public enum ArgumentParser {
                 options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             case "--fast":
                 options.fast = true
+            case "--boxes":
+                var race = options.race ?? RaceSimulationOptions()
+                race.boxes = Int(try cursor.integer(for: argument, in: 1...4, accepts: "1 to 4 boxes (2-4 race; 1 times laps alone)"))
+                options.race = race.boxes == 1 ? nil : race
+            case "--distance", "--distances", "--interval-ms", "--drift-ppm", "--loss", "--link-drop", "--plain-sync", "--controller":
+                var race = options.race ?? RaceSimulationOptions()
+                try parseRaceOption(argument, &cursor, &race)
+                options.race = race
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast")
+                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, "
+                              + "--boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller")
             }
+        }
+        if var race = options.race {
+            // --distance D: the finish at D, lap gates evenly between.
+            if race.distances.count == 1 && race.boxes > 2 {
+                let finish = race.distances[0]
+                race.distances = (1..<race.boxes).map { finish * Double($0) / Double(race.boxes - 1) }
+            }
+            guard race.distances.count == race.boxes - 1 else {
+                throw UsageError("--distances gives " + String(race.distances.count) + " gates after the start for "
+                                 + String(race.boxes) + " boxes: expected " + String(race.boxes - 1))
+            }
+            guard options.simulation.startType == .flying else {
+                throw UsageError("--boxes: the simulated race runs flying starts only (--start flying)")
+            }
+            options.race = race
         }
         return options
     }

@@ -13,8 +13,30 @@ public enum Command: Equatable {
     case version
 }
 
+/// `--simulate --boxes N`: a race of 2-4 boxes in one process.
+public struct RaceSimulationOptions: Equatable {
+    public var boxes = 2
+    /// Metres from the start of every gate after it (the finish last).
+    public var distances: [Double] = [30]
+    public var intervalMs = 7.5
+    /// The most the boxes' clocks may differ in rate.
+    public var driftPPM = 50.0
+    /// Percent of packets lost on the air (sent again at the next event).
+    public var lossPercent = 0.0
+    /// A silence of this many seconds on every link in the middle of the
+    /// second run (past the supervision timeout: the links drop).
+    public var linkDropSeconds: Double?
+    /// Seed 002's plain exchange instead of the radio's stamps.
+    public var plainSync = false
+    /// A Pi's on-board controller (uart) or a USB dongle (usb).
+    public var usbController = false
+    public init() {}
+}
+
 public struct SimulateOptions: Equatable {
     public var simulation = SimulationOptions()
+    /// nil: one box timing laps alone.
+    public var race: RaceSimulationOptions?
     public var mode = DetectionMode.photoFinish
     public var dataDirectory: String?
     /// Run on the virtual clock as fast as possible instead of in real time.

@@ -6,6 +6,7 @@ import GateSim
 /// loop as the real one; ends with the session's table.
 enum SimulateCommand {
     static func run(_ options: SimulateOptions, console: Console) -> Int32 {
+        if let race = options.race { return RaceSimulateCommand.run(options, race: race, console: console) }
         let store = ResultsStore(dataDirectory: options.dataDirectory ?? defaultDataDirectory())
         let log: SessionLog
         do {
