@@ -30,6 +30,9 @@ public struct RaceSimulationOptions: Equatable {
     public var plainSync = false
     /// A Pi's on-board controller (uart) or a USB dongle (usb).
     public var usbController = false
+    /// When the first run reaches the start line: time for the boxes to
+    /// arm, join and sync first (a full sync takes 5 s).
+    public var firstRunSeconds = 25.0
     public init() {}
 }
 

@@ -27,7 +27,7 @@ enum RaceSimulateCommand {
             clocks.append(clock)
         }
         // Runs: the first once the boxes have had time to arm and sync.
-        let course = RaceCourse(gateMetres: gateMetres, count: options.simulation.runs, firstNanos: 25_000_000_000, seed: seed)
+        let course = RaceCourse(gateMetres: gateMetres, count: options.simulation.runs, firstNanos: Int64(race.firstRunSeconds * 1e9), seed: seed)
         var outages: [SimulatedAir.Outage] = []
         if let drop = race.linkDropSeconds, course.runs.count >= 2 {
             // In the middle of the second run: its crossings wait for the link.

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import GateBox
+import GateCore
+import GateDevices
+
+/// Whole races of simulated boxes, judged from each box's results file.
+/// Small frames and an early first run keep them quick in a debug build.
+@Suite struct RaceSimulationTests {
+    static func race(boxes: Int, distances: [Double], runs: Int, seed: UInt64, configure: (inout RaceSimulationOptions) -> Void = { _ in })
+        -> (status: Int32, lines: [[[(key: String, value: JSONScalar)]]]) {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var options = SimulateOptions()
+        options.simulation.seed = seed
+        options.simulation.runs = runs
+        options.simulation.width = 160
+        options.simulation.height = 120
+        options.simulation.fps = 120
+        options.fast = true
+        options.dataDirectory = dir.path
+        var race = RaceSimulationOptions()
+        race.boxes = boxes
+        race.distances = distances
+        race.firstRunSeconds = 14
+        configure(&race)
+        let sink = try! FileDescriptor.open("/dev/null", .writeOnly)
+        defer { try? sink.close() }
+        let status = RaceSimulateCommand.run(options, race: race, console: Console(output: sink, errors: sink))
+        var perBox: [[[(key: String, value: JSONScalar)]]] = []
+        for box in 0..<boxes {
+            let text = (try? String(contentsOfFile: dir.path + "/box-" + String(box) + "/session-0001/results.jsonl", encoding: .utf8)) ?? ""
+            perBox.append(text.split(separator: "\n").compactMap { try? JSONLineReader.parse(String($0)) }
+                .filter { $0.first(where: { $0.key == "type" })?.value.stringValue == "race_run" })
+        }
+        return (status, perBox)
+    }
+
+    static func value(_ fields: [(key: String, value: JSONScalar)], _ key: String) -> Double? {
+        fields.first(where: { $0.key == key })?.value.doubleValue
+    }
+
+    @Test func twoBoxesTimeAFlyingThirtyWithinAMillisecondOfTheTruth() {
+        let (status, boxes) = Self.race(boxes: 2, distances: [30], runs: 2, seed: 5)
+        #expect(status == 0)
+        // The host records each run with the simulator's truth; the finish box the same run.
+        #expect(boxes[0].count == 2 && boxes[1].count == 2)
+        for run in boxes[0] {
+            let error = Self.value(run, "splitErrorMs") ?? .infinity
+            let sync = Self.value(run, "syncErrorMs") ?? .infinity
+            #expect(abs(error) < 1.5, "split error \(error) ms")
+            #expect(abs(sync) < 1.0, "sync error \(sync) ms")
+            #expect(Self.value(run, "truthSplitTimeMs").map { $0 > 2500 && $0 < 4500 } == true)
+        }
+        for (host, finish) in zip(boxes[0], boxes[1]) {
+            #expect(Self.value(host, "splitTimeMs") == Self.value(finish, "splitTimeMs"))
+        }
+    }
+
+    @Test func aRunWhoseLinksDropIsTimedWhenTheyReturn() {
+        // Ten seconds of silence in the middle of run 2: the links drop (2 s
+        // supervision timeout), the finish's crossing waits in its outbox.
+        let (status, boxes) = Self.race(boxes: 3, distances: [20, 40], runs: 2, seed: 8) { $0.linkDropSeconds = 10; $0.lossPercent = 5 }
+        #expect(status == 0)
+        #expect(boxes[0].count == 2, "runs the host recorded: \(boxes[0].count)")
+        for run in boxes[0] {
+            #expect(abs(Self.value(run, "splitErrorMs") ?? .infinity) < 1.5)
+            #expect(Self.value(run, "split2Ms") != nil)   // the lap gate's segment
+        }
+    }
+}
