@@ -68,6 +68,17 @@ public enum TSGate {
           --data-dir D    where sessions are written
           --fast          run on the virtual clock as fast as possible (default: real time)
 
+        a race of boxes (--simulate --boxes N; flying starts, always on the virtual clock):
+          --boxes N       2-4 boxes: start, lap gates, finish (default 1: one box timing laps)
+          --distance D    the finish at D metres, lap gates evenly between (default 30)
+          --distances L   every gate after the start, rising metres: 30,60,100
+          --interval-ms I BLE connection interval, 7.5-100 ms (default 7.5)
+          --drift-ppm P   the boxes' clocks differ in rate by up to P ppm (default 50)
+          --loss P        percent of packets lost on the air (default 0)
+          --link-drop S   every link silent for S seconds in the middle of run 2
+          --plain-sync    seed 002's plain clock sync instead of the radio's stamps
+          --controller C  uart (a Pi's on-board, default) or usb (a dongle)
+
         results options:
           --data-dir D    where sessions were written
           --session ID    only this session (e.g. session-0001)
