@@ -49,18 +49,21 @@ enum ResultsCommand {
             var header: SessionRecord?
             var crossings: [CrossingRecord] = []
             var end: SessionEndRecord?
+            var raceRuns: [RaceRunLine] = []
             for record in parsed.records {
                 switch record {
                 case .session(let s): header = s
                 case .start: break   // each crossing carries its run's start
                 case .crossing(let c): crossings.append(c)
                 case .end(let e): end = e
+                case .raceRun(let r): raceRuns.append(r)
                 }
             }
             if options.csv {
                 for c in crossings { console.line(ResultsTable.csvRow(c)) }
             } else {
-                console.line(ResultsTable.render(session: header, crossings: crossings, ended: end))
+                console.line(ResultsTable.render(session: header, crossings: crossings, ended: end)
+                             + ResultsTable.renderRace(raceRuns))
             }
         }
         return status

@@ -7,6 +7,8 @@ public struct ResultsReader {
         case start(StartRecord)
         case crossing(CrossingRecord)
         case end(SessionEndRecord)
+        /// A run of a race of boxes, as this box recorded it.
+        case raceRun(RaceRunLine)
     }
 
     public struct Parsed {
@@ -91,8 +93,10 @@ public struct ResultsReader {
         case "session_end":
             return .end(SessionEndRecord(sessionId: try f.string("sessionId"), laps: Int(try f.int("laps")),
                                          reason: try f.string("reason"), timestamp: try f.int("timestamp")))
+        case "race_run":
+            return .raceRun(try raceRun(f))
         default:
-            throw ResultsLineError(message: "unknown record type \"\(type)\" (expected session, start, crossing or session_end)")
+            throw ResultsLineError(message: "unknown record type \"\(type)\" (expected session, start, crossing, race_run or session_end)")
         }
     }
 

@@ -8,7 +8,7 @@ import GateDevices
 /// Small frames and an early first run keep them quick in a debug build.
 @Suite struct RaceSimulationTests {
     static func race(boxes: Int, distances: [Double], runs: Int, seed: UInt64, configure: (inout RaceSimulationOptions) -> Void = { _ in })
-        -> (status: Int32, lines: [[[(key: String, value: JSONScalar)]]]) {
+        -> (status: Int32, lines: [[[(key: String, value: JSONScalar)]]], read: [ResultsReader.Parsed]) {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         var options = SimulateOptions()
@@ -28,12 +28,14 @@ import GateDevices
         defer { try? sink.close() }
         let status = RaceSimulateCommand.run(options, race: race, console: Console(output: sink, errors: sink))
         var perBox: [[[(key: String, value: JSONScalar)]]] = []
+        var read: [ResultsReader.Parsed] = []
         for box in 0..<boxes {
             let text = (try? String(contentsOfFile: dir.path + "/box-" + String(box) + "/session-0001/results.jsonl", encoding: .utf8)) ?? ""
+            read.append(ResultsReader.parse(text))
             perBox.append(text.split(separator: "\n").compactMap { try? JSONLineReader.parse(String($0)) }
                 .filter { $0.first(where: { $0.key == "type" })?.value.stringValue == "race_run" })
         }
-        return (status, perBox)
+        return (status, perBox, read)
     }
 
     static func value(_ fields: [(key: String, value: JSONScalar)], _ key: String) -> Double? {
@@ -41,8 +43,15 @@ import GateDevices
     }
 
     @Test func twoBoxesTimeAFlyingThirtyWithinAMillisecondOfTheTruth() {
-        let (status, boxes) = Self.race(boxes: 2, distances: [30], runs: 2, seed: 5)
+        let (status, boxes, read) = Self.race(boxes: 2, distances: [30], runs: 2, seed: 5)
         #expect(status == 0)
+        // `ts-gate results` reads every line back, the race's runs with it.
+        for box in read {
+            #expect(box.warnings.isEmpty, "\(box.warnings)")
+            let runs = box.records.compactMap { if case .raceRun(let r) = $0 { return r }; return nil }
+            #expect(runs.count == 2 && runs.allSatisfy { $0.distanceMetres == 30 && $0.segments.count == 1 })
+            #expect(ResultsTable.renderRace(runs).contains("best run: "))
+        }
         // The host records each run with the simulator's truth; the finish box the same run.
         #expect(boxes[0].count == 2 && boxes[1].count == 2)
         for run in boxes[0] {
@@ -60,7 +69,7 @@ import GateDevices
     @Test func aRunWhoseLinksDropIsTimedWhenTheyReturn() {
         // Ten seconds of silence in the middle of run 2: the links drop (2 s
         // supervision timeout), the finish's crossing waits in its outbox.
-        let (status, boxes) = Self.race(boxes: 3, distances: [20, 40], runs: 2, seed: 8) { $0.linkDropSeconds = 10; $0.lossPercent = 5 }
+        let (status, boxes, _) = Self.race(boxes: 3, distances: [20, 40], runs: 2, seed: 8) { $0.linkDropSeconds = 10; $0.lossPercent = 5 }
         #expect(status == 0)
         #expect(boxes[0].count == 2, "runs the host recorded: \(boxes[0].count)")
         for run in boxes[0] {
