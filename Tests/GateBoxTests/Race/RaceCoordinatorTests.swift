@@ -13,6 +13,28 @@ import GateProtocol
         RaceRig(plan: twoGates, roles: [.start, .finish], clockAhead: [0, ahead], settings: settings)
     }
 
+    /// A prediction with a fitted drift rate is carried to the crossing's own
+    /// instant: 20 ppm over the 10 s between the prediction and the finish.
+    @Test func thePeersOffsetFollowsItsDriftLineToTheCrossing() throws {
+        var rig = Self.twoBoxes()
+        rig.armAll()
+        let syncedAt = rig.clock(0)
+        let p = RaceRig.prediction(offset: Self.ahead, driftPpm: 20)
+        rig.apply(rig.boxes[0].syncChanged(peer: 0, canTime: true, reason: "", prediction: p, now: syncedAt), from: 0)
+        let start = syncedAt + 6_000_000_000
+        rig.cross(0, atHostNanos: start, uncertaintyMs: 0.4)
+        let finishHost = start + 4_000_000_000   // 10 s after the prediction
+        let finishLocal = finishHost + Self.ahead + 200_000   // the peer's clock gained 20 ppm x 10 s
+        rig.apply(rig.boxes[1].localCrossing(LocalCrossing(timeNanos: finishLocal, frameIndex: 1, interpolationOffsetMs: 0,
+                                                           uncertaintyMs: 0.5, occupancyAtTrigger: 0.4, speedMps: 7.5),
+                                             now: rig.clock(1)), from: 1)
+        let host = try #require(rig.records[0].first)
+        // Offset at the finish: 2.5 s + 200 us (to the nanosecond, less the
+        // few the first guess of the finish's host instant shifts).
+        #expect(abs(host.clockOffsetNanos - (Self.ahead + 200_000)) < 10)
+        #expect(abs(host.splitTimeMs - 4000) < 1e-5)
+    }
+
     @Test func aTwoBoxFlyingRaceSplitsFinishMinusOffsetMinusStart() throws {
         var rig = Self.twoBoxes()
         rig.armAll()

@@ -96,10 +96,12 @@ struct RaceRig {
         apply(boxes[box].peerLost(0, now: clock(box)), from: box)
     }
 
-    /// The host's sync with `box` predicts its clock exactly, +-0.3 ms sync, +-0.1 ms drift.
-    static func prediction(offset: Int64, syncMs: Double = 0.3, driftMs: Double = 0.1) -> ClockPrediction {
+    /// The host's sync with `box` predicts its clock exactly, +-0.3 ms sync,
+    /// +-0.1 ms drift. The rig's clocks do not drift: no fitted rate unless
+    /// a test gives one (the host then carries the offset along it).
+    static func prediction(offset: Int64, syncMs: Double = 0.3, driftMs: Double = 0.1, driftPpm: Double? = nil) -> ClockPrediction {
         ClockPrediction(offsetNanos: offset, syncBoundNanos: Int64(syncMs * 1e6), driftBoundNanos: driftMs * 1e6,
-                        sinceSyncNanos: 1_000_000_000, driftPpm: 1.5)
+                        sinceSyncNanos: 1_000_000_000, driftPpm: driftPpm)
     }
 
     mutating func sync(_ box: Int, canTime: Bool = true, uncertaintyMs: Double = 0.3) {
