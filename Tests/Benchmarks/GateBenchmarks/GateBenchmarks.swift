@@ -346,6 +346,8 @@ struct ProbedPlatform: GatePlatform {
     var buttons: ForwardedButtons
     var lights: ProbedLights
     var speaker: ForwardedSpeaker
+    /// A box alone: no links to other boxes.
+    var link = NoLink()
 
     init(sim: UnsafeMutablePointer<SimulatedPlatform>, probe: LoopProbe) {
         self.sim = sim
