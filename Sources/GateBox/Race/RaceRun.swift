@@ -120,8 +120,7 @@ extension RaceCoordinator {
             totalUncertaintyMs: budget.totalMs,
             detail: SplitDetail(runNumber: runNumber, startType: plan?.startType.code ?? "flying", gates: detailGates,
                                 segments: segments,
-                                budget: SplitBudget(startDetectionMs: budget.startDetectionMs, finishDetectionMs: budget.finishDetectionMs,
-                                                    syncMs: budget.syncMs, driftMs: budget.driftMs)))
+                                budget: budget))
         effects.append(.send(.splitTimeCalculated(split), to: nil))
         if let record = RaceRunRecord(sessionId: sessionId, deviceId: deviceId, split: split) {
             runsRecorded += 1

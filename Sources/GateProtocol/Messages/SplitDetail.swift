@@ -1,3 +1,4 @@
+import GateCore
 /// The box's extension to split_time_calculated, so every box of a race can
 /// record the whole run, not only start to finish: each gate's crossing and
 /// the segment splits (seed 000, 11.5). Written as optional members beside
@@ -122,17 +123,6 @@ public struct SplitSegment: Equatable, Sendable {
     }
 }
 
-/// The terms of the split's uncertainty, each +- ms (seed 002, 6.2, with drift).
-public struct SplitBudget: Equatable, Sendable {
-    public var startDetectionMs: Double
-    public var finishDetectionMs: Double
-    public var syncMs: Double
-    public var driftMs: Double
-
-    public init(startDetectionMs: Double, finishDetectionMs: Double, syncMs: Double, driftMs: Double) {
-        self.startDetectionMs = startDetectionMs
-        self.finishDetectionMs = finishDetectionMs
-        self.syncMs = syncMs
-        self.driftMs = driftMs
-    }
-}
+/// The terms of the split's uncertainty, each +- ms (seed 002, 6.2, with
+/// drift): GateCore's own budget, as the host computed it.
+public typealias SplitBudget = UncertaintyBudget
