@@ -107,6 +107,13 @@ extension PrecisionDetector {
             }
             return
         }
+        if f == 1 {
+            // Full resolution (small frames): the work image is the frame.
+            for wy in 0..<height {
+                (current + wy &* width).update(from: frame.pixels + wy &* frame.rowStride, count: width)
+            }
+            return
+        }
         let area = f * f
         let sums = scratch  // at least `width` entries
         for wy in 0..<height {
