@@ -106,6 +106,7 @@ enum RaceSimulateCommand {
                      + (race.lossPercent > 0 ? ", " + DecimalText.fixed(race.lossPercent, places: 1) + "% loss" : "")
                      + (race.linkDropSeconds.map { ", the links silent " + DecimalText.fixed($0, places: 1) + " s in run 2" } ?? "")
                      + (options.fast ? "" : " (fast: a race is always played on the virtual clock)"))
+        let wallStart = MonotonicClock.nowNanos()
         do {
             for i in 0..<boxes { try loops[i].begin() }
             try play(&loops, clocks: clocks, world: world)
@@ -113,7 +114,13 @@ enum RaceSimulateCommand {
             console.problem("ts-gate: " + error.message)
             return 1
         }
-        return report(loops[0], course: course, boxes: boxes, logs: logs, console: console)
+        let status = report(loops[0], course: course, boxes: boxes, logs: logs, console: console)
+        // How fast the virtual clock ran: what `--fast` promises (10x real time for two boxes).
+        let wall = Double(max(1, MonotonicClock.nowNanos() - wallStart)) / 1e9
+        let played = Double(world.nowNanos) / 1e9
+        console.line("played " + DecimalText.fixed(played, places: 1) + " s of race in " + DecimalText.fixed(wall, places: 1)
+                     + " s: " + DecimalText.fixed(played / wall, places: 1) + "x real time")
+        return status
     }
 
     /// Runs every box's loop until each has played its scenario: the world's
