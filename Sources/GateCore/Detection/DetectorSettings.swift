@@ -81,9 +81,11 @@ public struct DetectorSettings: Equatable {
 public struct DetectedCrossing: Equatable {
     /// The instant the torso front reached the gate line (mid-exposure, rolling shutter corrected).
     public var timeNanos: Int64
-    /// Sequence number of the first frame with the torso at or past the line.
+    /// Sequence number of the frame whose timestamp is nearest the crossing
+    /// (seed 002's crossing_event: a phone finds the frame from it).
     public var frameIndex: UInt32
-    /// timeNanos minus that frame's timestamp, in milliseconds (negative: the crossing came earlier).
+    /// timeNanos minus that frame's timestamp, in milliseconds: within half a
+    /// frame (negative: the crossing came before the frame's instant).
     public var interpolationOffsetMs: Double
     public var direction: CrossingDirection
     /// Speed of the torso front across the image, work pixels per second (signed: + is left to right).
@@ -94,4 +96,20 @@ public struct DetectedCrossing: Equatable {
     public var uncertaintyMs: Double
     /// Fraction of the frame height filled by moving pixels of the body at the trigger.
     public var occupancyAtTrigger: Double
+}
+
+extension DetectedCrossing {
+    /// Counts `frameIndex` and `interpolationOffsetMs` from the frame nearest
+    /// the crossing, given one frame (`sequence` stamped `stampNanos`) and the
+    /// frame interval. The detectors find a crossing a postroll after the
+    /// frame that showed it (tens of milliseconds); the seed's fields name
+    /// the frame of the instant itself. Left as it is without an interval.
+    public mutating func referToNearestFrame(sequence: UInt32, stampNanos: Int64, intervalNanos: Int64) {
+        guard intervalNanos > 0, stampNanos != Int64.min else { return }
+        let frames = Int64((Double(timeNanos - stampNanos) / Double(intervalNanos)).rounded())
+        let index = Int64(sequence) + frames
+        guard index >= 0 && index <= Int64(UInt32.max) else { return }
+        frameIndex = UInt32(index)
+        interpolationOffsetMs = Double(timeNanos - stampNanos - frames * intervalNanos) / 1e6
+    }
 }

@@ -147,6 +147,9 @@ public final class PrecisionDetector {
     let histogram: UnsafeMutablePointer<UInt32>
     var frameIntervalNanos: Int64 = 0
     var lastFrameNanos = Int64.min
+    /// The last frame processed: what a crossing's nearest frame is counted from.
+    var lastSequence: UInt32 = 0
+    var lastSequenceNanos = Int64.min
     var updateShift = 8
     /// Which quarter of the rows gets the background's slow update this frame.
     var upkeepPhase = 0
@@ -386,7 +389,12 @@ public final class PrecisionDetector {
             }
         }
         analyse(frame, into: &result)
-        return result
+        lastSequence = frame.sequence
+        lastSequenceNanos = frame.timestampNanos
+        guard var crossing = result else { return nil }
+        crossing.referToNearestFrame(sequence: frame.sequence, stampNanos: frame.timestampNanos,
+                                     intervalNanos: frameIntervalNanos)
+        return crossing
     }
 
     /// The end of the frames (a clip's end): each track still followed
@@ -395,11 +403,17 @@ public final class PrecisionDetector {
     /// go to `deliver`, oldest track first, under the same cooldown as
     /// `process`'s.
     public func finish(_ deliver: (DetectedCrossing) -> Void) {
+        let (sequence, stamp, interval) = (lastSequence, lastSequenceNanos, frameIntervalNanos)
+        func referred(_ crossing: DetectedCrossing) -> DetectedCrossing {
+            var c = crossing
+            c.referToNearestFrame(sequence: sequence, stampNanos: stamp, intervalNanos: interval)
+            return c
+        }
         if let provisional, feedingProvisional {
             provisional.finish { crossing in
                 var kept: DetectedCrossing?
                 report(crossing, into: &kept)
-                if let kept { deliver(kept) }
+                if let kept { deliver(referred(kept)) }
             }
         }
         while let track = oldestActiveTrack() {
@@ -408,7 +422,7 @@ public final class PrecisionDetector {
             reportCentreCrossing(of: track, direction: track.settled, sequence: 0, frameNanos: 0, occupancy: 0,
                                  final: true, into: &kept)
             track.end()
-            if let kept { deliver(kept) }
+            if let kept { deliver(referred(kept)) }
         }
     }
 
