@@ -61,6 +61,7 @@ enum ResultsCommand {
             }
             if options.csv {
                 for c in crossings { console.line(ResultsTable.csvRow(c)) }
+                for r in raceRuns { console.line(ResultsTable.csvRow(r, sessionId: header?.sessionId ?? id)) }
             } else {
                 console.line(ResultsTable.render(session: header, crossings: crossings, ended: end)
                              + ResultsTable.renderRace(raceRuns))

@@ -153,13 +153,18 @@ public struct BoxLoop<Platform: GatePlatform> {
     public mutating func begin() throws(GateError) {
         let format = platform.camera.format
         let header = SessionRecord(
-            sessionId: log.sessionId, deviceId: configuration.deviceId, mode: "solo", startType: configuration.startType.code,
+            sessionId: log.sessionId, deviceId: configuration.deviceId, mode: configuration.race == nil ? "solo" : "race",
+            startType: configuration.startType.code,
             detection: configuration.detection.name, fps: format.fps, width: format.width, height: format.height,
             gatePosition: configuration.detector.gatePosition, viewWidthMetres: configuration.viewWidthMetres,
             timestamp: platform.wallClockMillis, simulated: configuration.simulated, seed: configuration.seed)
         try log.append(header.jsonLine())
         self.header = header
-        say("session \(log.sessionId): solo, \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
+        if let race = configuration.race {
+            say("session \(log.sessionId): race \(race.sessionId)" + (race.role.map { ", the " + $0.wire + " gate" } ?? "") + ", \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps")
+        } else {
+            say("session \(log.sessionId): solo, \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
+        }
     }
 
     /// Hands what is ready to the source that owns it (house rule 2: the

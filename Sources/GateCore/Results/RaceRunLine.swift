@@ -21,6 +21,9 @@ public struct RaceRunLine: Equatable {
     public var distanceMetres: Double?
     public var segments: [Segment]
     public var splitErrorMs: Double?
+    /// The finish instant on the writing box's clock (seed 002's finishTimeNanos).
+    public var finishTimeNanos: Int64?
+    public var syncErrorMs: Double?
 
     /// The finish's mean speed, when the distance is known.
     public var speed: Speed? {
@@ -48,7 +51,8 @@ extension ResultsReader {
         return RaceRunLine(runId: try f.string("runId"), runNumber: Int(try f.int("runNumber")), gates: gates,
                            splitTimeMs: try f.double("splitTimeMs"), totalUncertaintyMs: try f.double("totalUncertaintyMs"),
                            syncMs: try f.double("syncMs"), distanceMetres: distance, segments: segments,
-                           splitErrorMs: try f.optionalDouble("splitErrorMs"))
+                           splitErrorMs: try f.optionalDouble("splitErrorMs"),
+                           finishTimeNanos: try f.optionalInt("finishTimeNanos"), syncErrorMs: try f.optionalDouble("syncErrorMs"))
     }
 }
 
@@ -91,5 +95,31 @@ extension ResultsTable {
         }
         if let best { out += "best run: " + String(best.runNumber) + " in " + DecimalText.fixed(best.splitTimeMs / 1000, places: 3) + " s\n" }
         return out
+    }
+}
+
+extension ResultsTable {
+    /// A race run as a row of `csvHeader`: "race" in the lap column, the
+    /// finish instant, the split as both elapsed and split time, the mean
+    /// speed, the split's error against a simulator's truth in the error
+    /// column, and the segments in the trailing columns (";" between them).
+    public static func csvRow(_ r: RaceRunLine, sessionId: String) -> String {
+        var row = sessionId + ",race," + r.runId + "," + (r.finishTimeNanos.map { String($0) } ?? "") + ","
+        let split = DecimalText.fixed(r.splitTimeMs / 1000, places: 6)
+        row += split + "," + split + ","
+        if let speed = r.speed {
+            row += DecimalText.fixed(speed.metresPerSecond, places: 3) + "," + DecimalText.fixed(speed.kilometresPerHour, places: 2)
+                + "," + DecimalText.fixed(speed.milesPerHour, places: 2) + ","
+        } else {
+            row += ",,,"
+        }
+        row += DecimalText.fixed(r.totalUncertaintyMs, places: 3) + ",,,"
+        row += (r.splitErrorMs.map { DecimalText.fixed($0, places: 3) } ?? "") + ","
+        row += r.segments.map { DecimalText.fixed($0.splitMs / 1000, places: 6) }.joined(separator: ";") + ","
+        row += r.segments.map { s in s.speedMps.map { DecimalText.fixed($0, places: 3) } ?? "" }.joined(separator: ";") + ","
+        row += r.segments.map { DecimalText.fixed($0.cumulativeMs / 1000, places: 6) }.joined(separator: ";") + ","
+        row += DecimalText.fixed(r.syncMs, places: 3) + ","
+        row += r.syncErrorMs.map { DecimalText.fixed($0, places: 3) } ?? ""
+        return row
     }
 }

@@ -32,21 +32,28 @@ public enum ResultsTable {
         let showTruth = crossings.contains { $0.truthCrossingTimeNanos != nil }
         // A start event per run (touch-release, countdown): rows are runs.
         let runs = session.map { $0.startType != "flying" } ?? false
+        // A race box's crossings are its gate's: rows name the gate, the
+        // time is on this box's clock, and the runs come in the race table.
+        let race = session?.mode == "race"
         var out = ""
         if let s = session {
-            out += s.sessionId + ": " + (s.simulated ? "simulated " : "") + s.mode + (runs ? " runs, " : " laps, ") + s.startType
-                + " start, " + s.detection + ", " + String(s.fps) + " fps"
+            out += s.sessionId + ": " + (s.simulated ? "simulated " : "") + s.mode
+                + (race ? (crossings.first.map { " (" + $0.role + " gate), " } ?? ", ") : (runs ? " runs, " : " laps, "))
+                + s.startType + " start, " + s.detection + ", " + String(s.fps) + " fps"
             if let seed = s.seed { out += ", seed " + String(seed) }
             out += "\n"
         }
         var header = ""
-        for c in columns { header += DecimalText.padLeft(runs && c.title == "lap" ? "run" : c.title, c.width) }
+        for c in columns {
+            header += DecimalText.padLeft(c.title == "lap" ? (race ? "gate" : (runs ? "run" : "lap")) : c.title,
+                                          c.title == "lap" && race ? 7 : c.width)
+        }
         if showTruth { header += DecimalText.padLeft("error ms", 10) }
         out += header + "\n"
         var best: CrossingRecord?
         for r in crossings {
-            var row = DecimalText.padLeft(r.lap == 0 ? "start" : String(runs ? r.runNumber : r.lap), 5)
-            row += DecimalText.padLeft(DecimalText.fixed(r.elapsedMs / 1000, places: 3), 10)
+            var row = DecimalText.padLeft(race ? r.role : (r.lap == 0 ? "start" : String(runs ? r.runNumber : r.lap)), race ? 7 : 5)
+            row += DecimalText.padLeft(DecimalText.fixed(race ? Double(r.crossingTimeNanos) / 1e9 : r.elapsedMs / 1000, places: 3), 10)
             row += DecimalText.padLeft(r.splitTimeMs.map { DecimalText.fixed($0 / 1000, places: 3) } ?? "-", 9)
             row += DecimalText.padLeft(DecimalText.fixed(r.speed.metresPerSecond, places: 2), 7)
             row += DecimalText.padLeft(DecimalText.fixed(r.speed.kilometresPerHour, places: 1), 7)
@@ -83,7 +90,9 @@ public enum ResultsTable {
         return out
     }
 
-    public static let csvHeader = "session,lap,run,crossing_time_ns,elapsed_s,split_s,speed_mps,speed_kmh,speed_mph,uncertainty_ms,direction,stable,detection_error_ms"
+    /// One row per crossing, and one per race run (`csvRow(_:sessionId:)`);
+    /// the race's columns come last so that older sheets keep their columns.
+    public static let csvHeader = "session,lap,run,crossing_time_ns,elapsed_s,split_s,speed_mps,speed_kmh,speed_mph,uncertainty_ms,direction,stable,detection_error_ms,segment_splits_s,segment_speeds_mps,segment_cumulative_s,sync_ms,sync_error_ms"
 
     public static func csvRow(_ r: CrossingRecord) -> String {
         var row = r.sessionId + "," + String(r.lap) + "," + r.runId + "," + String(r.crossingTimeNanos) + ","
@@ -95,6 +104,7 @@ public enum ResultsTable {
         row += DecimalText.fixed(r.totalUncertaintyMs, places: 3) + "," + r.direction.code + ","
         row += (r.stable ? "true" : "false") + ","
         row += r.detectionErrorMs.map { DecimalText.fixed($0, places: 3) } ?? ""
+        row += ",,,,,"   // the race's columns
         return row
     }
 }

@@ -71,7 +71,7 @@ import GateSim
         let csv = try Self.run(["results", "--data-dir", dir.path, "--csv"])
         let lines = csv.output.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines.first == "session,lap,run,crossing_time_ns,elapsed_s,split_s,speed_mps,speed_kmh,speed_mph,uncertainty_ms,direction,stable,detection_error_ms")
+        #expect(lines.first == "session,lap,run,crossing_time_ns,elapsed_s,split_s,speed_mps,speed_kmh,speed_mph,uncertainty_ms,direction,stable,detection_error_ms,segment_splits_s,segment_speeds_mps,segment_cumulative_s,sync_ms,sync_error_ms")
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("session-0001,") })
     }
 

@@ -48,6 +48,8 @@ import GateDevices
         // `ts-gate results` reads every line back, the race's runs with it.
         for box in read {
             #expect(box.warnings.isEmpty, "\(box.warnings)")
+            let header = box.records.compactMap { if case .session(let s) = $0 { return s }; return nil }.first
+            #expect(header?.mode == "race")
             let runs = box.records.compactMap { if case .raceRun(let r) = $0 { return r }; return nil }
             #expect(runs.count == 2 && runs.allSatisfy { $0.distanceMetres == 30 && $0.segments.count == 1 })
             #expect(ResultsTable.renderRace(runs).contains("best run: "))

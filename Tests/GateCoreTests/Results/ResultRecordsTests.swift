@@ -93,7 +93,27 @@ import Testing
         #expect(table.contains("best lap: 2 in 2.900 s"))
         #expect(table.contains("no end record"))
         let row = ResultsTable.csvRow(crossings[1])
-        #expect(row == "session-0001,1,run-001,7684000000,3.000000,3.000000,10.360,37.30,23.17,0.566,ltr,true,0.939")
+        #expect(row == "session-0001,1,run-001,7684000000,3.000000,3.000000,10.360,37.30,23.17,0.566,ltr,true,0.939,,,,,")
+        #expect(ResultsTable.csvHeader.split(separator: ",").count == row.split(separator: ",", omittingEmptySubsequences: false).count)
+    }
+
+    @Test func aRaceBoxShowsItsGateAndItsRunsInTableAndCSV() {
+        var session = Self.session
+        session.mode = "race"
+        var crossing = Self.crossing(lap: 0, split: nil)
+        crossing.role = "finish"
+        let table = ResultsTable.render(session: session, crossings: [crossing], ended: nil)
+        #expect(table.contains("session-0001: simulated race (finish gate), flying start"), "\(table)")
+        #expect(table.contains("   gate    time s"))
+        #expect(table.contains(" finish     4.684"))
+        let run = RaceRunLine(runId: "run-002", runNumber: 2, gates: 3, splitTimeMs: 4000, totalUncertaintyMs: 1.25, syncMs: 0.9,
+                              distanceMetres: 40,
+                              segments: [.init(toGate: 1, splitMs: 2100, cumulativeMs: 2100, speedMps: 9.524),
+                                         .init(toGate: 2, splitMs: 1900, cumulativeMs: 4000, speedMps: 10.526)],
+                              splitErrorMs: -0.125, finishTimeNanos: 81_000_000_123, syncErrorMs: 0.05)
+        let row = ResultsTable.csvRow(run, sessionId: "session-0001")
+        #expect(row == "session-0001,race,run-002,81000000123,4.000000,4.000000,10.000,36.00,22.37,1.250,,,-0.125,"
+                + "2.100000;1.900000,9.524;10.526,2.100000;4.000000,0.900,0.050")
         #expect(ResultsTable.csvHeader.split(separator: ",").count == row.split(separator: ",", omittingEmptySubsequences: false).count)
     }
 }
