@@ -34,7 +34,13 @@ public struct GatePeerDiscovery: Sendable {
 
     public init(requestedMTU: Int = 512) { self.requestedMTU = requestedMTU }
 
-    public mutating func start(_ client: inout GATTClient) -> GATTClientOutput {
+    /// `exchangeMTU` false when the peer already exchanged the MTU with this
+    /// box's server: ATT allows one exchange per link, whoever starts it.
+    public mutating func start(_ client: inout GATTClient, exchangeMTU: Bool = true) -> GATTClientOutput {
+        guard exchangeMTU else {
+            state = .findingService
+            return client.start(.discoverPrimaryService(GateGATTUUID.service))
+        }
         state = .exchangingMTU
         return client.start(.exchangeMTU(requestedMTU))
     }
