@@ -123,4 +123,16 @@ import Testing
         Self.feed(&client, "1D 09 00 01", send: ["1E"], events: [.indication(handle: 9, value: [1])])
         Self.feed(&client, "09 15 08", send: [], events: [.unexpected(opcode: 0x09)])
     }
+
+    @Test func discoveryAfterThePeerExchangedTheMTU() {
+        var client = GATTClient()
+        client.adoptMTU(247)
+        var discovery = GatePeerDiscovery()
+        let output = discovery.absorb(discovery.start(&client, exchangeMTU: false), client: &client)
+        #expect(output.send.map(hexText) == ["06 01 00 FF FF 00 28 " + Self.svc], "ATT allows one exchange per link")
+        #expect(discovery.state == .findingService)
+        let refused = discovery.absorb(client.receive(hex("01 06 01 00 0A")), client: &client)
+        #expect(refused.send.isEmpty)
+        #expect(discovery.state == .failed("the peer has no seed 002 service"))
+    }
 }
