@@ -39,7 +39,8 @@ let package = Package(
         // maths, result records and their text encodings.
         .target(name: "GateCore", swiftSettings: cpuFloor, linkerSettings: [.linkedLibrary("m")]),
         // The protocol between gates (seed 002): its JSON, typed messages,
-        // version negotiation and ATT fragmentation. Bytes in, bytes out, no I/O.
+        // version negotiation, ATT fragmentation, and ATT and GATT (server and
+        // client). Bytes in, bytes out, no I/O.
         .target(name: "GateProtocol", dependencies: ["GateCore"]),
         // The libc seam (Errno, descriptors, clocks, poll) and the Linux
         // devices behind the protocols the simulator also implements.
