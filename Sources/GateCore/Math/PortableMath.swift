@@ -30,6 +30,24 @@ public enum PortableMath {
 
     public static func cos(_ x: Double) -> Double { sin(x + pi / 2) }
 
+    /// e^x, within a couple of ulps: x = k ln 2 + r with |r| <= ln 2 / 2
+    /// (ln 2 split in two so k ln 2 is exact), a Taylor series for e^r, then
+    /// the exact scaling by 2^k.
+    public static func exp(_ x: Double) -> Double {
+        if x.isNaN { return x }
+        if x < -745.2 { return 0 }
+        if x > 709.8 { return .infinity }
+        let ln2Hi = 0.693_147_180_369_123_8, ln2Lo = 1.908_214_929_270_587_7e-10
+        let k = (x / 0.693_147_180_559_945_3).rounded(.toNearestOrEven)
+        let r = (x - k * ln2Hi) - k * ln2Lo
+        var term = 1.0, sum = 1.0
+        for n in 1...18 {
+            term = term * r / Double(n)
+            sum += term
+        }
+        return Double(sign: .plus, exponent: Int(k), significand: sum)
+    }
+
     /// `Int(x.rounded())` (halves away from zero) for |x| < 2^52, without a
     /// call: x86-64's baseline has no rounding instruction, so `rounded()`
     /// calls libm's round, which cost the torso search a fifth of its time.

@@ -48,4 +48,15 @@ import Testing
             #expect(got == expected, "x = \(x)")
         }
     }
+
+    @Test func expMatchesLibmWithinAFewUlps() {
+        var random = SplitMix64(seed: 11)
+        var values: [Double] = [0, 1, -1, 0.5, -0.5, 700, -700, -708, 1e-300, -1e-300]
+        for _ in 0..<20_000 { values.append(random.uniform(-40, 40)) }
+        for x in values {
+            let expected = Foundation.exp(x), got = PortableMath.exp(x)
+            #expect((got - expected).magnitude <= 4 * expected.ulp, "x = \(x): \(got) against \(expected)")
+        }
+        #expect(PortableMath.exp(-800) == 0 && PortableMath.exp(800) == .infinity && PortableMath.exp(.nan).isNaN)
+    }
 }
