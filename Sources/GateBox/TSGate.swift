@@ -68,7 +68,7 @@ public enum TSGate {
           --data-dir D    where sessions are written
           --fast          run on the virtual clock as fast as possible (default: real time)
 
-        a race of boxes (--simulate --boxes N; flying starts, always on the virtual clock):
+        a race of boxes (--simulate --boxes N, with --start at the start box; always on the virtual clock):
           --boxes N       2-4 boxes: start, lap gates, finish (default 1: one box timing laps)
           --distance D    the finish at D metres, lap gates evenly between (default 30)
           --distances L   every gate after the start, rising metres: 30,60,100

@@ -158,9 +158,6 @@ public enum ArgumentParser {
                 throw UsageError("--distances gives " + String(race.distances.count) + " gates after the start for "
                                  + String(race.boxes) + " boxes: expected " + String(race.boxes - 1))
             }
-            guard options.simulation.startType == .flying else {
-                throw UsageError("--boxes: the simulated race runs flying starts only (--start flying)")
-            }
             options.race = race
         }
         return options

@@ -27,7 +27,9 @@ enum RaceSimulateCommand {
             clocks.append(clock)
         }
         // Runs: the first once the boxes have had time to arm and sync.
-        let course = RaceCourse(gateMetres: gateMetres, count: options.simulation.runs, firstNanos: Int64(race.firstRunSeconds * 1e9), seed: seed)
+        let startType = options.simulation.startType
+        let course = RaceCourse(gateMetres: gateMetres, count: options.simulation.runs, firstNanos: Int64(race.firstRunSeconds * 1e9),
+                                seed: seed, startType: startType)
         var outages: [SimulatedAir.Outage] = []
         if let drop = race.linkDropSeconds, course.runs.count >= 2 {
             // In the middle of the second run: its crossings wait for the link.
@@ -46,7 +48,7 @@ enum RaceSimulateCommand {
 
         let root = options.dataDirectory ?? defaultDataDirectory()
         let plan: RacePlan
-        do { plan = try RacePlan(finishMetres: gateMetres.last!, splits: Array(gateMetres.dropFirst().dropLast())) } catch {
+        do { plan = try RacePlan(finishMetres: gateMetres.last!, splits: Array(gateMetres.dropFirst().dropLast()), startType: startType) } catch {
             console.problem("ts-gate: " + error.message)
             return 2
         }
@@ -64,11 +66,16 @@ enum RaceSimulateCommand {
             logs.append(log)
             var o = options.simulation
             o.seed = seed &+ UInt64(box) &* 1000
-            let crossings = (0..<course.runs.count).map { run in
-                (nanos: clocks[box].local(atTrue: course.crossingNanos(run: run, gate: box)), speed: course.runs[run].speed)
+            // A standing start's start box times no crossing: its touch pad
+            // or countdown starts each run (the athlete waits at its line).
+            let standingStartBox = box == 0 && startType.isExternal
+            let crossings = standingStartBox ? [] : (0..<course.runs.count).map { run in
+                (nanos: clocks[box].local(atTrue: course.crossingNanos(run: run, gate: box)), speed: course.speed(run: run, gate: box))
             }
+            let starts = standingStartBox ? (0..<course.runs.count).map { clocks[box].local(atTrue: course.crossingNanos(run: $0, gate: 0)) } : []
             let boot = clocks[box].local(atTrue: 0)
-            let scenario = Scenario(options: o, startNanos: boot, gateCrossings: crossings, endNanos: clocks[box].local(atTrue: course.endNanos))
+            let scenario = Scenario(options: o, startNanos: boot, gateCrossings: crossings, endNanos: clocks[box].local(atTrue: course.endNanos),
+                                    startEvents: starts, startType: standingStartBox ? startType : .flying)
             var boxConsole = console
             boxConsole.prefix = "[" + RaceSimulateCommand.name(box, boxes) + "] "
             var platform = SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: boxConsole, startNanos: boot)
@@ -79,6 +86,7 @@ enum RaceSimulateCommand {
             var configuration = BoxConfiguration(detector: detector, viewWidthMetres: o.viewWidthMetres,
                                                  deviceId: "ts-gate-box" + String(box), simulated: true, seed: o.seed)
             configuration.detection = options.mode
+            configuration.startType = standingStartBox ? startType : .flying
             var setup = RaceSetup(sessionId: sessionId, deviceName: RaceSimulateCommand.name(box, boxes),
                                   role: box == 0 ? .start : (box == boxes - 1 ? .finish : .lap), plan: box == 0 ? plan : nil)
             setup.preciseSync = !race.plainSync
@@ -101,7 +109,7 @@ enum RaceSimulateCommand {
             loops.append(loop)
         }
         console.line("ts-gate " + Version.text + ": simulating a race of " + String(boxes) + " boxes, seed " + String(seed) + ", "
-                     + String(course.runs.count) + " flying runs over " + RaceWords.metres(gateMetres.last!) + ", BLE interval "
+                     + String(course.runs.count) + (startType == .flying ? " flying runs over " : " " + startType.name + " runs over ") + RaceWords.metres(gateMetres.last!) + ", BLE interval "
                      + DecimalText.fixed(race.intervalMs, places: 1) + " ms, " + (race.plainSync ? "plain" : "precise") + " clock sync"
                      + (race.lossPercent > 0 ? ", " + DecimalText.fixed(race.lossPercent, places: 1) + "% loss" : "")
                      + (race.linkDropSeconds.map { ", the links silent " + DecimalText.fixed($0, places: 1) + " s in run 2" } ?? "")

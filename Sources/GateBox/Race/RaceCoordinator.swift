@@ -166,6 +166,13 @@ public struct RaceCoordinator {
                 effects.append(.say("race: a crossing on a control-only box is ignored"))
                 return effects
             }
+            // A standing start begins at its start event; the athlete then
+            // runs through the start gate's own line, which times nothing.
+            if gateIndex == 0, let plan, plan.startType.isExternal {
+                effects.append(.say("race: a crossing at the start gate of a " + plan.startType.name
+                                    + " race is not its start; ignored"))
+                return effects
+            }
             take(PendingCrossing(nanos: c.timeNanos, uncertaintyMs: c.uncertaintyMs, frameIndex: c.frameIndex,
                                  occupancy: c.occupancyAtTrigger, interpolationMs: c.interpolationOffsetMs, peer: nil),
                  gate: gateIndex, now: now, &effects)

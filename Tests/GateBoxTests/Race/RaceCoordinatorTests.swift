@@ -275,13 +275,16 @@ import GateProtocol
         settings.rearmDelayNanos = 0
         var rig = RaceRig(plan: plan, roles: [.start, .finish], clockAhead: [0, Self.ahead], settings: settings)
         rig.armAll()
+        // Walking up to the line through the start gate starts nothing.
+        rig.cross(0, atHostNanos: 30_000_000_000)
+        #expect(rig.boxes[0].state == .waitingForCrossing)
         let release: Int64 = 40_000_000_001
         rig.apply(rig.boxes[0].localStart(atNanos: release, source: "gpio-edge", now: rig.clock(0)), from: 0)
         #expect(rig.boxes[0].state == .running(startNanos: release))
         #expect(rig.boxes[1].state == .running(startNanos: release))
         // The athlete then passes the start box's camera: not a second start.
         rig.cross(0, atHostNanos: release + 300_000_000)
-        #expect(rig.said[0].contains("race: the start gate was crossed again in run 1; the first crossing counts"))
+        #expect(rig.said[0].filter { $0 == "race: a crossing at the start gate of a touch-release race is not its start; ignored" }.count == 2)
         rig.cross(1, atHostNanos: release + 4_250_000_000, uncertaintyMs: 0.5)
         let record = try #require(rig.records[0].first)
         #expect(record.startType == "touchRelease")

@@ -7,7 +7,8 @@ import GateDevices
 /// Whole races of simulated boxes, judged from each box's results file.
 /// Small frames and an early first run keep them quick in a debug build.
 @Suite struct RaceSimulationTests {
-    static func race(boxes: Int, distances: [Double], runs: Int, seed: UInt64, configure: (inout RaceSimulationOptions) -> Void = { _ in })
+    static func race(boxes: Int, distances: [Double], runs: Int, seed: UInt64, start: StartType = .flying,
+                     configure: (inout RaceSimulationOptions) -> Void = { _ in })
         -> (status: Int32, lines: [[[(key: String, value: JSONScalar)]]], read: [ResultsReader.Parsed]) {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -17,6 +18,7 @@ import GateDevices
         options.simulation.width = 160
         options.simulation.height = 120
         options.simulation.fps = 120
+        options.simulation.startType = start
         options.fast = true
         options.dataDirectory = dir.path
         var race = RaceSimulationOptions()
@@ -78,5 +80,22 @@ import GateDevices
             #expect(abs(Self.value(run, "splitErrorMs") ?? .infinity) < 1.5)
             #expect(Self.value(run, "split2Ms") != nil)   // the lap gate's segment
         }
+    }
+
+    @Test func aTouchReleaseAtTheStartBoxStartsTheRunAndTheFinishEndsIt() {
+        let (status, boxes, read) = Self.race(boxes: 2, distances: [20], runs: 2, seed: 12, start: .touchRelease)
+        #expect(status == 0)
+        #expect(boxes[0].count == 2, "runs the host recorded: \(boxes[0].count)")
+        for run in boxes[0] {
+            #expect(run.first(where: { $0.key == "startType" })?.value.stringValue == "touchRelease")
+            // From a standing start 20 m take 3-4.5 s (top speeds 7-10 m/s).
+            #expect(Self.value(run, "truthSplitTimeMs").map { $0 > 3000 && $0 < 4500 } == true)
+            #expect(abs(Self.value(run, "splitErrorMs") ?? .infinity) < 1.5)
+            // The start is the pad's edge: no detection at the start gate.
+            #expect(Self.value(run, "startDetectionMs") == 0)
+        }
+        // The start box timed no crossing of its own: the athlete starts there.
+        let startCrossings = read[0].records.filter { if case .crossing = $0 { return true }; return false }
+        #expect(startCrossings.isEmpty)
     }
 }
