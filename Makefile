@@ -111,11 +111,13 @@ accuracy-second: swift-check
 # drops; two drifting clocks): per link profile and connection interval, the
 # sync error's median, p95 and max over SYNC_SEEDS sessions, plain (seed
 # 002's exchange) and precise (the radio's acknowledgement stamps), then a
-# 4-hour session at +-50 ppm. Seconds; a slice runs in `make test`.
+# 4-hour session at +-50 ppm; then whole 2-box races (ts-gate --simulate
+# --boxes 2) and their split error. About 2 minutes; a slice runs in `make test`.
 SYNC_ARGS ?=
 accuracy-sync: swift-check
 	swift build -c release --product gate-sync
-	.build/release/gate-sync $(SYNC_ARGS)
+	swift build -c release --product ts-gate
+	.build/release/gate-sync --ts-gate .build/release/ts-gate $(SYNC_ARGS)
 
 # Benchmarks (ordo-one/benchmark; a package of its own in Tests/Benchmarks, so
 # it never enters the host or firmware builds): the photo-finish detector per

@@ -6,7 +6,11 @@
 // precise (radio acknowledgement stamps, FOLLOW_UP); then a 4-hour session
 // at +-50 ppm with its largest error.
 //
-//   gate-sync [--seeds N] [--minutes M] [--hours H]
+// Last, the split error of whole races: 2-box flying runs of 10-60 m at
+// 120 fps played by `ts-gate --simulate --boxes 2` (detection and sync
+// together), read back from the host box's results file.
+//
+//   gate-sync [--seeds N] [--minutes M] [--hours H] [--ts-gate PATH] [--race-seeds N]
 //   gate-sync --trace SEED [INTERVAL_MS [uart|usb]]   one session's error per second
 import Foundation
 import GateCore
@@ -15,12 +19,16 @@ import GateSim
 var seeds = 12
 var minutes = 5.0
 var hours = 4.0
+var tsGate: String?
+var raceSeeds = 6
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
     case "--seeds": seeds = Int(args.popFirst() ?? "") ?? seeds
     case "--minutes": minutes = Double(args.popFirst() ?? "") ?? minutes
     case "--hours": hours = Double(args.popFirst() ?? "") ?? hours
+    case "--ts-gate": tsGate = args.popFirst()
+    case "--race-seeds": raceSeeds = Int(args.popFirst() ?? "") ?? raceSeeds
     case "--trace":
         var o = SyncTrial.Options(); o.seed = UInt64(args.popFirst() ?? "1") ?? 1; o.durationNanos = 300_000_000_000
         let ms = Double(args.popFirst() ?? "7.5") ?? 7.5
@@ -34,7 +42,7 @@ while let a = args.popFirst() {
         for (i, e) in r.errorsNanos.enumerated() { print(i, Double(e) / 1e6, r.reportedMs[i]) }
         exit(0)
     default:
-        FileHandle.standardError.write("gate-sync: unknown option \(a) (--seeds N, --minutes M, --hours H, --trace SEED [MS [uart|usb]])\n".data(using: .utf8)!)
+        FileHandle.standardError.write("gate-sync: unknown option \(a) (--seeds N, --minutes M, --hours H, --ts-gate PATH, --race-seeds N, --trace SEED [MS [uart|usb]])\n".data(using: .utf8)!)
         exit(2)
     }
 }
@@ -97,6 +105,53 @@ for intervalMs in [7.5, 50.0] {
         }
         print("  \(f(intervalMs, 1).leftPad(4)) ms \((precise ? "precise" : "plain").padding(toLength: 8, withPad: " ", startingAt: 0)) "
               + worst.map { f($0) }.joined(separator: "  ") + "   max \(f(Double(r.worstNanos.magnitude) / 1e6)) at \(f(Double(r.worstAtNanos) / 3600e9, 2)) h, \(r.rounds) rounds, outside reported \(r.outsideReported)")
+    }
+}
+
+if let tsGate { raceSplits(tsGate, seeds: raceSeeds) }
+
+/// Whole 2-box races, each row `raceSeeds` sessions of 4 runs, two at a time.
+func raceSplits(_ binary: String, seeds raceSeeds: Int) {
+    print("")
+    print("whole races: ts-gate --simulate --boxes 2, 4 runs per session (flying unless named), 320x240 at 120 fps, uart 7.5 ms;")
+    print("split error against the simulator's truth (detection at both gates and sync together), ms:")
+    print("course                         runs  timed  |err| median    p95    max")
+    let rows: [(name: String, args: [String])] = [
+        ("10 m", ["--distance", "10"]), ("30 m", ["--distance", "30"]), ("60 m", ["--distance", "60"]),
+        ("30 m, 5% loss", ["--distance", "30", "--loss", "5"]),
+        ("30 m, 5% loss, 10 s link drop", ["--distance", "30", "--loss", "5", "--link-drop", "10"]),
+        ("30 m, 50 ms interval", ["--distance", "30", "--interval-ms", "50"]),
+        ("30 m, touch-release start", ["--distance", "30", "--start", "touch-release"]),
+    ]
+    let scratch = NSTemporaryDirectory() + "gate-sync-races-" + String(getpid())
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    for (r, row) in rows.enumerated() {
+        var errors: [Double] = [], runs = 0, timed = 0
+        var pending: [(Process, String)] = []
+        func collect(_ p: Process, _ dir: String) {
+            p.waitUntilExit()
+            runs += 4
+            let text = (try? String(contentsOfFile: dir + "/box-0/session-0001/results.jsonl", encoding: .utf8)) ?? ""
+            for record in ResultsReader.parse(text).records {
+                if case .raceRun(let line) = record, let e = line.splitErrorMs { errors.append(e.magnitude); timed += 1 }
+            }
+        }
+        for seed in 1...raceSeeds {
+            let dir = scratch + "/" + String(r) + "-" + String(seed)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: binary)
+            p.arguments = ["--simulate", "--boxes", "2", "--fast", "--runs", "4", "--seed", String(1000 * (r + 1) + seed),
+                           "--data-dir", dir] + row.args
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            do { try p.run() } catch { print("gate-sync: cannot run \(binary): \(error)"); exit(1) }
+            pending.append((p, dir))
+            if pending.count == 2 { let (q, d) = pending.removeFirst(); collect(q, d) }
+        }
+        for (q, d) in pending { collect(q, d) }
+        errors.sort()
+        print(row.name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(runs).leftPad(5) + String(timed).leftPad(7)
+              + f(percentile(errors, 0.5)).leftPad(13) + f(percentile(errors, 0.95)).leftPad(7) + f(errors.last ?? .nan).leftPad(7))
     }
 }
 
