@@ -20,7 +20,7 @@ enum SelftestCommand {
         }
         let rows = [camera(settings), imu(settings), gpio(settings, role: "buttons"), gpio(settings, role: "lights"), speaker(settings), bluetooth()]
         console.line("selftest of board " + settings.board)
-        let widths = [9, 6, 52]
+        let widths = [10, 6, 52]
         console.line(DecimalText.padRight("device", widths[0]) + DecimalText.padRight("found", widths[1])
             + DecimalText.padRight("details", widths[2]) + "problem")
         var failed = false

@@ -62,7 +62,7 @@ public struct ATTSocket {
         a.l2_family = sa_family_t(AF_BLUETOOTH)
         a.l2_bdaddr = address.bdaddr
         a.l2_cid = attCID.littleEndian
-        a.l2_bdaddr_type = UInt8(BDADDR_LE_PUBLIC)
+        a.l2_bdaddr_type = address.type.rawValue   // BDADDR_LE_PUBLIC for the box's own controller
         return a
     }
 

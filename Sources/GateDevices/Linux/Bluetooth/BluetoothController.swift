@@ -126,6 +126,9 @@ public struct BluetoothController {
         guard status == .success else {
             // Stopping a discovery that already ended is not a failure.
             if command.opcode == .stopDiscovery && status == .rejected { return nil }
+            // A controller without Secure Connections pairs with legacy LE
+            // pairing: the link still works, so this is not a failure.
+            if command.opcode == .setSecureConnections && status == .notSupported { return nil }
             return .failed(BluetoothController.error(deviceName, command.opcode, status), command.opcode, status)
         }
         switch command.opcode {

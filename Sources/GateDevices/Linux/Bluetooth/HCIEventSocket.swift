@@ -40,10 +40,9 @@ public struct HCIEventSocket {
         filter.event_mask.0 = 1 << UInt32(commandStatusEvent)
         filter.event_mask.1 = 1 << UInt32(leMetaEvent - 32)
         var address = sockaddr_hci(hci_family: sa_family_t(AF_BLUETOOTH), hci_dev: index, hci_channel: UInt16(HCI_CHANNEL_RAW))
-        let bound = withUnsafePointer(to: &address) {
+        guard setsockopt(fd, SOL_HCI, HCI_FILTER, &filter, socklen_t(MemoryLayout<hci_filter>.size)) == 0, withUnsafePointer(to: &address, {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_hci>.size)) }
-        }
-        guard setsockopt(fd, SOL_HCI, HCI_FILTER, &filter, socklen_t(MemoryLayout<hci_filter>.size)) == 0, bound == 0 else {
+        }) == 0 else {
             let errno = Errno.current
             _ = CGateShim.close(fd)
             throw GateError(subject, errno, doing: "binding a raw socket with an LE event filter")
