@@ -67,7 +67,9 @@ public enum ArgumentParser {
                 case "--connect-timeout-ms":
                     options.connectTimeoutMillis = Int(try cursor.integer(for: argument, in: 100...60000, accepts: "milliseconds, 100 to 60000"))
                 case "--message": options.message = try cursor.value(for: argument, accepts: "the text to send")
-                default: throw unknown(argument, accepted: "--listen, --once, --connect, --controller, --seconds, --connect-timeout-ms, --message")
+                case "--secure": options.secure = true
+                case "--hold-ms": options.holdMillis = Int(try cursor.integer(for: argument, in: 0...600000, accepts: "milliseconds, 0 to 600000"))
+                default: throw unknown(argument, accepted: "--listen, --once, --connect, --controller, --seconds, --connect-timeout-ms, --message, --secure, --hold-ms")
                 }
             }
             guard listen != (options.connect != nil) else { throw UsageError("ble-probe takes either --listen or --connect ADDR|any") }

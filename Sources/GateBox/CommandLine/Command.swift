@@ -125,5 +125,9 @@ public struct BLEProbeOptions: Equatable {
     /// Listening: stop after the first link closes.
     public var once = false
     public var message = "ping from ts-gate"
+    /// Connecting: pair (BT_SECURITY medium) before sending.
+    public var secure = false
+    /// Connecting: keep the link this long before closing it.
+    public var holdMillis = 0
     public init() {}
 }

@@ -90,7 +90,7 @@ struct Probe {
             switch notice {
             case .failed(let error, _, _): throw error
             case .connected(let a): console.line("mgmt: Device Connected " + a.text)
-            case .disconnected(let a, let reason): console.line("mgmt: Device Disconnected " + a.text + " reason " + I2CBus.hex(Int(reason)))
+            case .disconnected(let a, let reason): console.line("mgmt: Device Disconnected " + a.text + " (" + mgmtDisconnectReasonName(reason) + ")")
             case .pairingConfirmed(let a, let value, _): console.line("mgmt: confirmed pairing with " + a.text + " (" + String(value) + ")")
             case .bonded(let key): console.line("mgmt: New Long Term Key for " + key.address.text)
             default: break
@@ -243,6 +243,27 @@ struct Probe {
         } else {
             console.line("the connection update to 7.5 ms was not confirmed in 3 s")
         }
+        if options.secure {
+            // Pairing through the kernel's SMP: both sides' User Confirm
+            // Requests are answered by their BluetoothController.
+            let asked = MonotonicClock.nowNanos()
+            try link.requestSecurity(.medium)
+            poller.setWaitsForOutput(slot, true)
+            var writable = false
+            while !writable && MonotonicClock.nowNanos() < asked + 5_000_000_000 {
+                try poll(&poller, 50)
+                try mgmtNotices(&station)
+                try readHCI()
+                writable = poller.isWritable(slot)
+            }
+            poller.setWaitsForOutput(slot, false)
+            let level = try link.security()
+            guard writable, level.level >= 2 else { throw GateError("ATT channel to " + peer.text, "not encrypted 5 s after BT_SECURITY medium") }
+            console.line("encrypted in " + BLEProbeCommand.millis(MonotonicClock.nowNanos() - asked) + ": security level "
+                         + String(level.level) + ", key size " + String(level.keySize))
+            // The bond's keys arrive as mgmt events just after.
+            try wait(&poller, &station, millis: 500) { _ in false }
+        }
         // Bytes both ways: our message, the peer's echo, with kernel stamps.
         let message = Array(options.message.utf8)
         let sent = MonotonicClock.nowNanos()
@@ -259,6 +280,10 @@ struct Probe {
         guard let echo, !echo.bytes.isEmpty else { throw GateError("ATT channel to " + peer.text, "no echo within 3 s") }
         report(echo, "received")
         console.line("round trip " + BLEProbeCommand.millis(echo.stampNanos - sent) + " (send to the echo's kernel stamp)")
+        if options.holdMillis > 0 {
+            console.line("holding the link " + String(options.holdMillis) + " ms")
+            try wait(&poller, &station, millis: Int64(options.holdMillis)) { _ in false }
+        }
         // Close and see the link go down.
         link.close()
         open = false
@@ -268,7 +293,7 @@ struct Probe {
             try poll(&poller, 100)
             for notice in try station.drain() {
                 if case .disconnected(let a, let reason) = notice, a.bytes == peer.bytes {
-                    console.line("link closed cleanly: Device Disconnected " + a.text + " reason " + I2CBus.hex(Int(reason)) + " "
+                    console.line("link closed cleanly: Device Disconnected " + a.text + " (" + mgmtDisconnectReasonName(reason) + ") "
                                  + BLEProbeCommand.millis(MonotonicClock.nowNanos() - closedAt) + " after close")
                     down = true
                 }

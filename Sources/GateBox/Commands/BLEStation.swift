@@ -64,7 +64,8 @@ struct BLEStation {
                     indexes.append(UInt16(r[i]) | UInt16(r[i + 1]) << 8)
                     i += 2
                 }
-                return indexes
+                // The kernel lists the newest first; people count from hci0.
+                return indexes.sorted()
             }
         }
         throw GateError("Bluetooth management socket", "no answer to Read Index List in 2 s")

@@ -7,8 +7,11 @@
 #    its short name; btmgmt (independent) and `ts-gate peers --scan` on hci0
 #    see it by the service UUID;
 #  - box B (ble-probe --connect any on hci0) discovers it, connects without
-#    blocking, reads the handle and the interval, asks for 7.5 ms, sends
-#    bytes that arrive at A with a kernel stamp, gets A's echo, closes;
+#    blocking, reads the handle and the interval, asks for 7.5 ms, pairs
+#    and bonds through the kernel's SMP (each side answering its own User
+#    Confirm Request), sends bytes that arrive at A with a kernel stamp,
+#    gets A's echo; while B holds the link, btmgmt sees A advertising
+#    again; B closes and both see the link go down;
 #  - btmon's capture (independent) shows the 7.5 ms interval in force;
 #  - a connect to a peer that is not there gives up at the box's own
 #    timeout instead of the kernel's ~40 s.
@@ -48,14 +51,24 @@ sed 's/^/A: /' /tmp/a.out
 timeout 15 /usr/bin/btmgmt -i hci0 find -l >/tmp/find.out 2>&1
 grep -i -A4 "$HCI1" /tmp/find.out | head -8
 grep -q "$HCI1" /tmp/find.out || fail "btmgmt find did not see hci1 advertising"
-grep -qi "$UUID" /tmp/find.out || say "note: btmgmt printed no 128-bit UUID for hci1"
+# btmgmt 5.66 prints the flags and the name, not 128-bit UUIDs (ts-gate's
+# own scan below checks the UUID): the name comes from the scan response.
+grep -A3 "dev_found: $HCI1" /tmp/find.out | grep -q 'name ts-gate-0001' || fail "btmgmt did not see the name ts-gate-0001 from hci1"
 
 /bin/ts-gate peers --scan --controller hci0 --seconds 4 >/tmp/peers.out 2>&1 || fail "peers --scan exited $?"
 cat /tmp/peers.out
 grep -q "^  $HCI1  ts-gate-0001 " /tmp/peers.out || fail "peers --scan did not list box A as ts-gate-0001"
 
 # --- box B on hci0 finds A by the service UUID, connects, talks, closes ---------
-/bin/ts-gate ble-probe --controller hci0 --connect any --seconds 15 --message "ping from hci0" >/tmp/b.out 2>&1
+# B pairs (BT_SECURITY medium: the kernel's SMP, each side's User Confirm
+# Request answered by its own mgmt socket) and holds the link while
+# btmgmt checks that A advertises again.
+/bin/ts-gate ble-probe --controller hci0 --connect any --seconds 15 --message "ping from hci0" --secure --hold-ms 14000 >/tmp/b.out 2>&1 &
+bpid=$!
+wait_for 20 grep -q '^holding the link' /tmp/b.out || fail "B did not get to hold the link: $(tr '\n' ' ' </tmp/b.out)"
+timeout 13 /usr/bin/btmgmt -i hci0 find -l >/tmp/find2.out 2>&1
+grep -q "dev_found: $HCI1" /tmp/find2.out || fail "hci1 did not advertise again while B was connected"
+wait "$bpid"
 status=$?
 sed 's/^/B: /' /tmp/b.out
 [ "$status" = 0 ] || fail "ble-probe --connect exited $status"
@@ -63,6 +76,9 @@ grep -q "^found $HCI1 ts-gate-0001 rssi .* advertising $UUID" /tmp/b.out || fail
 grep -q "^connected to $HCI1 as central in .* (non-blocking connect): handle 0x" /tmp/b.out || fail "B did not connect"
 grep -q '^link interval read: interval [0-9.]* ms' /tmp/b.out || fail "B did not read the interval"
 grep -q '^link interval set in .*: interval 7.50 ms, latency 0, supervision timeout 2000 ms' /tmp/b.out || fail "B did not get 7.5 ms"
+grep -q '^encrypted in .*: security level [234], key size 16' /tmp/b.out || fail "B's link was not encrypted"
+grep -q "^mgmt: confirmed pairing with $HCI1" /tmp/b.out || fail "B did not answer SMP's confirmation"
+grep -q "^mgmt: New Long Term Key for $HCI1" /tmp/b.out || fail "B did not bond with A"
 grep -q '^received 19 bytes "echo ping from hci0", kernel stamp [0-9]* us before the read' /tmp/b.out || fail "B got no stamped echo"
 grep -q "^link closed cleanly: Device Disconnected $HCI1" /tmp/b.out || fail "B did not see the link close"
 
@@ -75,6 +91,8 @@ grep -q '^advertising again' /tmp/a.out || fail "A did not advertise again after
 grep -q '^LE Connection Update Complete: .*interval 7.50 ms' /tmp/a.out || fail "A did not see the 7.5 ms update"
 grep -q '^received 14 bytes "ping from hci0", kernel stamp [0-9]* us before the read' /tmp/a.out || fail "A got no stamped bytes"
 grep -q "^link closed by $HCI0" /tmp/a.out || fail "A did not see the link close"
+grep -q "^mgmt: confirmed pairing with $HCI0" /tmp/a.out || fail "A did not answer SMP's confirmation"
+grep -q "^mgmt: New Long Term Key for $HCI0" /tmp/a.out || fail "A did not bond with B"
 
 # --- btmon, independent: the controller put 7.5 ms in force -----------------------
 if [ -n "${monpid:-}" ]; then

@@ -140,6 +140,32 @@ public struct ATTSocket {
         return (try read(BT_RCVMTU, "BT_RCVMTU"), try read(BT_SNDMTU, "BT_SNDMTU"))
     }
 
+    /// BT_SECURITY levels: medium is encrypted (Just Works with Secure
+    /// Connections), high authenticated (numeric comparison).
+    public enum SecurityLevel: UInt8, Sendable { case low = 1, medium = 2, high = 3 }
+
+    /// Asks for encryption at `level` (BT_SECURITY): the kernel's SMP pairs,
+    /// or re-encrypts with a bonded key. Until it ends the socket is not
+    /// writable (sends fail with ENOTCONN): poll for output. EINVAL here
+    /// means SMP is not registered: the controller was powered on without
+    /// mgmt.
+    public func requestSecurity(_ level: SecurityLevel) throws(GateError) {
+        var security = bt_security(level: level.rawValue, key_size: 0)
+        guard setsockopt(descriptor.rawValue, SOL_BLUETOOTH, BT_SECURITY, &security, socklen_t(MemoryLayout<bt_security>.size)) == 0 else {
+            throw GateError(subject, Errno.current, doing: "setting BT_SECURITY")
+        }
+    }
+
+    /// The link's security level now and the key size.
+    public func security() throws(GateError) -> (level: UInt8, keySize: UInt8) {
+        var security = bt_security()
+        var length = socklen_t(MemoryLayout<bt_security>.size)
+        guard getsockopt(descriptor.rawValue, SOL_BLUETOOTH, BT_SECURITY, &security, &length) == 0 else {
+            throw GateError(subject, Errno.current, doing: "reading BT_SECURITY")
+        }
+        return (security.level, security.key_size)
+    }
+
     /// Asks the kernel to stamp each received packet (SO_TIMESTAMPNS).
     public func enableReceiveStamps() throws(GateError) {
         var on: Int32 = 1
@@ -157,8 +183,9 @@ public struct ATTSocket {
         throw GateError(subject, errno, doing: "sending")
     }
 
-    /// One received PDU, or nil when none is waiting. A 0-byte read with
-    /// POLLHUP means the link closed: `nil` then, and the caller sees HUP.
+    /// One received PDU, or nil when none is waiting. A packet with no
+    /// bytes means the link closed (end of file, or reset when the peer
+    /// disconnected).
     public func receive(buffer: UnsafeMutableRawBufferPointer) throws(GateError) -> ATTPacket? {
         var control = [UInt8](repeating: 0, count: Int(gate_cmsg_space(MemoryLayout<timespec>.size)) + 64)
         var result = 0
@@ -191,6 +218,11 @@ public struct ATTSocket {
         }
         if let errno {
             if errno == .wouldBlock { return nil }
+            // The link went down under the socket (the peer disconnected):
+            // the same as end of file for the caller.
+            if errno == Errno(ECONNRESET) || errno == Errno(ENOTCONN) {
+                return ATTPacket(bytes: [], stampNanos: MonotonicClock.nowNanos(), kernelStamp: false)
+            }
             throw GateError(subject, errno, doing: "receiving")
         }
         var stamp = (nanos: MonotonicClock.nowNanos(), fromKernel: false)

@@ -45,6 +45,19 @@ public struct LongTermKey: Equatable, Sendable {
     public var value: [UInt8]
 }
 
+/// Device Disconnected's reason, named (mgmt-api.txt).
+public func mgmtDisconnectReasonName(_ reason: UInt8) -> String {
+    switch reason {
+    case 0x00: return "unspecified"
+    case 0x01: return "connection timeout"
+    case 0x02: return "terminated by this host"
+    case 0x03: return "terminated by the peer"
+    case 0x04: return "authentication failure"
+    case 0x05: return "this host suspended"
+    default: return "reason " + BluetoothAddress.hexByte(reason)
+    }
+}
+
 public enum MgmtEvent: Equatable, Sendable {
     /// A command finished: its reply parameters follow the status.
     case commandComplete(index: UInt16, opcode: UInt16, status: MgmtStatus, reply: [UInt8])
