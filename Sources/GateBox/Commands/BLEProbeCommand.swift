@@ -49,8 +49,7 @@ struct Probe {
     let options: BLEProbeOptions
     var hci: HCIEventSocket?
     /// LE parameters by connection handle, as the controller reported them.
-    var parameters: [UInt16: LEConnectionParameters] = [:]
-    var updated: Set<UInt16> = []
+    var table = LEConnectionTable()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 2048, alignment: 8)
 
     init(console: Console, options: BLEProbeOptions) {
@@ -68,14 +67,11 @@ struct Probe {
         while let event = try hci.nextEvent(buffer: buffer) {
             switch event {
             case .connected(let status, let handle, let central, let peer, let p):
-                guard status == 0 else { console.line("LE Connection Complete failed: status " + I2CBus.hex(Int(status))); continue }
-                parameters[handle] = p
+                guard table.record(event) else { console.line("LE Connection Complete failed: status " + I2CBus.hex(Int(status))); continue }
                 console.line("LE Connection Complete: handle " + BLEProbeCommand.hex4(handle) + " to " + peer.text + " as "
                              + (central ? "central" : "peripheral") + ", " + BLEProbeCommand.describe(p))
             case .updated(let status, let handle, let p):
-                guard status == 0 else { console.line("LE Connection Update failed: status " + I2CBus.hex(Int(status))); continue }
-                parameters[handle] = p
-                updated.insert(handle)
+                guard table.record(event) else { console.line("LE Connection Update failed: status " + I2CBus.hex(Int(status))); continue }
                 console.line("LE Connection Update Complete: handle " + BLEProbeCommand.hex4(handle) + ", " + BLEProbeCommand.describe(p))
             case .commandStatus(let opcode, let status):
                 if opcode == HCIEventSocket.leConnectionUpdateOpcode && status != 0 {
@@ -119,7 +115,7 @@ struct Probe {
         _ = poller.register(station.socket.descriptor)
         _ = poller.register(hci!.descriptor)
         let listenSlot = poller.register(listener.descriptor)
-        var link: ATTSocket?
+        var link: BLELink?
         var linkSlot = -1
         var served = 0
         let deadline = MonotonicClock.nowNanos() + Int64(options.seconds * 1e9)
@@ -129,24 +125,22 @@ struct Probe {
             try readHCI()
             if poller.isReadable(listenSlot), let accepted = try listener.accept() {
                 if link != nil { console.line("refused a second central " + accepted.peer.text); accepted.close(); continue }
-                try accepted.enableReceiveStamps()
-                let handle = try accepted.connectionHandle()
-                let mtu = try accepted.mtu()
-                console.line("accepted " + accepted.peer.text + " as peripheral: handle " + BLEProbeCommand.hex4(handle)
-                             + ", L2CAP MTU " + String(mtu.receive) + "/" + String(mtu.send))
+                let new = try BLELink(accepted)
+                console.line("accepted " + new.peer.text + " as peripheral: handle " + BLEProbeCommand.hex4(new.handle)
+                             + ", L2CAP MTU " + String(new.receiveMTU) + "/" + String(new.sendMTU))
                 station.controller.readvertise()
                 console.line("advertising again")
-                link = accepted
-                if linkSlot < 0 { linkSlot = poller.register(accepted.descriptor) } else { poller.replace(linkSlot, with: accepted.descriptor) }
+                link = new
+                if linkSlot < 0 { linkSlot = poller.register(new.descriptor) } else { poller.replace(linkSlot, with: new.descriptor) }
             }
             if let current = link, poller.isReadable(linkSlot) {
                 var closed = false
                 do {
-                    while let packet = try current.receive(buffer: buffer) {
+                    while let packet = try current.socket.receive(buffer: buffer) {
                         if packet.bytes.isEmpty { closed = true; break }
                         report(packet, "received")
                         served += 1
-                        _ = try current.send(Array("echo ".utf8) + packet.bytes)
+                        _ = try current.socket.send(Array("echo ".utf8) + packet.bytes)
                     }
                 } catch {
                     console.line("link: " + error.problem)
@@ -155,6 +149,7 @@ struct Probe {
                 if closed {
                     console.line("link closed by " + current.peer.text + " after " + String(served) + " packets")
                     current.close()
+                    table.forget(current.handle)
                     link = nil
                     poller.setEnabled(linkSlot, false)
                     if options.once { return 0 }
@@ -225,20 +220,19 @@ struct Probe {
             if poller.isWritable(slot) { connected = try link.finishConnect() }
         }
         let connectedAt = MonotonicClock.nowNanos()
-        let handle = try link.connectionHandle()
-        let mtu = try link.mtu()
+        let linked = try BLELink(link)
+        let handle = linked.handle
         console.line("connected to " + peer.text + " as central in " + BLEProbeCommand.millis(connectedAt - start) + " (non-blocking connect): handle "
-                     + BLEProbeCommand.hex4(handle) + ", L2CAP MTU " + String(mtu.receive) + "/" + String(mtu.send))
+                     + BLEProbeCommand.hex4(handle) + ", L2CAP MTU " + String(linked.receiveMTU) + "/" + String(linked.sendMTU))
         poller.setWaitsForOutput(slot, false)
-        try link.enableReceiveStamps()
         // The interval comes with LE Connection Complete on the HCI socket.
-        try wait(&poller, &station, millis: 2000) { $0.parameters[handle] != nil }
-        if let p = parameters[handle] { console.line("link interval read: " + BLEProbeCommand.describe(p)) }
+        try wait(&poller, &station, millis: 2000) { $0.table[handle] != nil }
+        if let p = table[handle] { console.line("link interval read: " + BLEProbeCommand.describe(p)) }
         else { console.line("no LE Connection Complete seen for handle " + BLEProbeCommand.hex4(handle)) }
         let asked = MonotonicClock.nowNanos()
         try hci!.requestConnectionUpdate(handle: handle, .fastest)
-        try wait(&poller, &station, millis: 3000) { $0.updated.contains(handle) }
-        if updated.contains(handle), let p = parameters[handle] {
+        try wait(&poller, &station, millis: 3000) { $0.table.updated.contains(handle) }
+        if table.updated.contains(handle), let p = table[handle] {
             console.line("link interval set in " + BLEProbeCommand.millis(MonotonicClock.nowNanos() - asked) + ": " + BLEProbeCommand.describe(p))
         } else {
             console.line("the connection update to 7.5 ms was not confirmed in 3 s")
