@@ -39,6 +39,10 @@ public enum TSGate {
             return SelftestCommand.run(options.sources, console: console)
         case .render(let options):
             return RenderCommand.run(options, console: console)
+        case .peers(let options):
+            return PeersCommand.run(options, console: console)
+        case .bleProbe(let options):
+            return BLEProbeCommand.run(options, console: console)
         case .replay(let options):
             return ReplayCommand.run(options, console: console)
         }
@@ -54,6 +58,7 @@ public enum TSGate {
           ts-gate replay FILE.y4m [options]   time the crossings in a YUV4MPEG2 clip
           ts-gate render CLIP [options]       write a rendered test clip (Y4M) and its truth
           ts-gate selftest [--board F] [--config F]   probe every device the board names
+          ts-gate peers --scan [--controller hciN] [--seconds S]   list the boxes nearby (Bluetooth LE)
           ts-gate --help | --version
 
         --simulate options:

@@ -52,7 +52,7 @@ MODULES=(
 TOOLS=(/usr/sbin/i2cset /usr/sbin/i2cget /usr/bin/arecord /usr/bin/aplay /usr/bin/v4l2-ctl
        /usr/bin/btvirt /usr/bin/hciconfig)
 OPTIONAL_TOOLS=(/usr/sbin/i2cdetect /usr/sbin/i2cdump /usr/sbin/i2ctransfer
-                /usr/bin/amixer /usr/bin/l2test /usr/bin/btmgmt)
+                /usr/bin/amixer /usr/bin/l2test /usr/bin/btmgmt /usr/bin/gatttool /usr/bin/btmon)
 TOOL_PACKAGES=(busybox-static i2c-tools alsa-utils bluez bluez-test-tools v4l-utils libc6 libasound2)
 
 SELF=$VM_DIR/${BASH_SOURCE[0]##*/}

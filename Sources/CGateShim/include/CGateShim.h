@@ -19,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/types.h>
@@ -74,6 +75,14 @@ static inline int gate_sigemptyset(sigset_t *set) { return sigemptyset(set); }
 static inline int gate_sigaddset(sigset_t *set, int signo) { return sigaddset(set, signo); }
 // SIG_IGN is a cast of a constant to a function pointer: Swift cannot spell it.
 static inline void gate_ignore_signal(int signo) { signal(signo, SIG_IGN); }
+
+// ---- sockets: control messages and timestamp options (macros) ----
+static inline struct cmsghdr *gate_cmsg_firsthdr(struct msghdr *m) { return CMSG_FIRSTHDR(m); }
+static inline struct cmsghdr *gate_cmsg_nxthdr(struct msghdr *m, struct cmsghdr *c) { return CMSG_NXTHDR(m, c); }
+static inline unsigned char *gate_cmsg_data(struct cmsghdr *c) { return CMSG_DATA(c); }
+static inline size_t gate_cmsg_space(size_t length) { return CMSG_SPACE(length); }
+static inline int gate_SO_TIMESTAMPNS(void) { return SO_TIMESTAMPNS; }
+static inline int gate_SCM_TIMESTAMPNS(void) { return SCM_TIMESTAMPNS; }
 
 // ---- mmap (MAP_FAILED is a cast of -1 to a pointer) ----
 static inline int gate_is_map_failed(const void *address) { return address == MAP_FAILED; }

@@ -41,6 +41,39 @@ public enum ArgumentParser {
                 }
             }
             return .selftest(options)
+        case "peers":
+            cursor.skip()
+            var options = PeersOptions()
+            while let argument = cursor.next() {
+                switch argument {
+                case "--scan": options.scan = true
+                case "--controller": options.controller = try cursor.value(for: argument, accepts: "a controller such as hci0")
+                case "--seconds": options.seconds = try cursor.decimal(for: argument, in: 1...120, accepts: "seconds to scan, 1 to 120")
+                default: throw unknown(argument, accepted: "--scan, --controller, --seconds")
+                }
+            }
+            return .peers(options)
+        case "ble-probe":
+            cursor.skip()
+            var options = BLEProbeOptions()
+            var listen = false
+            while let argument = cursor.next() {
+                switch argument {
+                case "--listen": listen = true
+                case "--once": options.once = true
+                case "--connect": options.connect = try cursor.value(for: argument, accepts: "a peer address (00:AA:01:01:00:01) or any")
+                case "--controller": options.controller = try cursor.value(for: argument, accepts: "a controller such as hci0")
+                case "--seconds": options.seconds = try cursor.decimal(for: argument, in: 1...600, accepts: "seconds, 1 to 600")
+                case "--connect-timeout-ms":
+                    options.connectTimeoutMillis = Int(try cursor.integer(for: argument, in: 100...60000, accepts: "milliseconds, 100 to 60000"))
+                case "--message": options.message = try cursor.value(for: argument, accepts: "the text to send")
+                case "--secure": options.secure = true
+                case "--hold-ms": options.holdMillis = Int(try cursor.integer(for: argument, in: 0...600000, accepts: "milliseconds, 0 to 600000"))
+                default: throw unknown(argument, accepted: "--listen, --once, --connect, --controller, --seconds, --connect-timeout-ms, --message, --secure, --hold-ms")
+                }
+            }
+            guard listen != (options.connect != nil) else { throw UsageError("ble-probe takes either --listen or --connect ADDR|any") }
+            return .bleProbe(options)
         case "render":
             cursor.skip()
             return .render(try parseRender(&cursor))
@@ -60,7 +93,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, selftest, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, selftest, peers, --help, --version)")
         }
     }
 

@@ -9,6 +9,8 @@ public enum Command: Equatable {
     case render(RenderOptions)
     case selftest(SelftestOptions)
     case run(RunOptions)
+    case peers(PeersOptions)
+    case bleProbe(BLEProbeOptions)
     case help
     case version
 }
@@ -99,5 +101,33 @@ public struct RunOptions: Equatable {
     var sources = SettingsSources()
     /// Overrides the settings' results.dir.
     public var dataDirectory: String?
+    public init() {}
+}
+
+public struct PeersOptions: Equatable {
+    /// List the boxes nearby that advertise the service.
+    public var scan = false
+    /// "hci1"; nil: the first controller.
+    public var controller: String?
+    public var seconds = 5.0
+    public init() {}
+}
+
+/// `ble-probe`: one ATT link end to end, for the VM rig.
+public struct BLEProbeOptions: Equatable {
+    public var controller: String?
+    /// An address, or "any" for the first box found advertising the
+    /// service; nil: listen.
+    public var connect: String?
+    /// How long to listen, or to look for a box.
+    public var seconds = 20.0
+    public var connectTimeoutMillis = 5000
+    /// Listening: stop after the first link closes.
+    public var once = false
+    public var message = "ping from ts-gate"
+    /// Connecting: pair (BT_SECURITY medium) before sending.
+    public var secure = false
+    /// Connecting: keep the link this long before closing it.
+    public var holdMillis = 0
     public init() {}
 }

@@ -18,9 +18,9 @@ enum SelftestCommand {
             console.problem("ts-gate: " + error.message)
             return 2
         }
-        let rows = [camera(settings), imu(settings), gpio(settings, role: "buttons"), gpio(settings, role: "lights"), speaker(settings)]
+        let rows = [camera(settings), imu(settings), gpio(settings, role: "buttons"), gpio(settings, role: "lights"), speaker(settings), bluetooth()]
         console.line("selftest of board " + settings.board)
-        let widths = [9, 6, 52]
+        let widths = [10, 6, 52]
         console.line(DecimalText.padRight("device", widths[0]) + DecimalText.padRight("found", widths[1])
             + DecimalText.padRight("details", widths[2]) + "problem")
         var failed = false
@@ -157,5 +157,49 @@ enum SelftestCommand {
         } catch {
             return Row(device: "speaker", found: false, details: PCMDevice.path(card: s.audioCard, device: s.audioDevice), problem: error.problem)
         }
+    }
+
+    /// Every controller the kernel has, powered on through mgmt as the box
+    /// will (LE, bondable, Secure Connections): proves the management
+    /// socket may change settings, which reading them does not.
+    static func bluetooth() -> Row {
+        let socket: MgmtSocket
+        do { socket = try MgmtSocket.open() } catch {
+            return Row(device: "bluetooth", found: false, details: "mgmt", problem: error.problem)
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        defer { socket.close(); buffer.deallocate() }
+        let indexes: [UInt16]
+        do { indexes = try BLEStation.indexList(socket, buffer) } catch {
+            return Row(device: "bluetooth", found: false, details: "mgmt", problem: error.problem)
+        }
+        guard !indexes.isEmpty else {
+            return Row(device: "bluetooth", found: false, details: "mgmt", problem: "no hci device: the kernel sees no Bluetooth controller")
+        }
+        var parts: [String] = []
+        for index in indexes {
+            var station = BLEStation(socket: socket, controller: BluetoothController(index: index), buffer: buffer)
+            do throws(GateError) {
+                station.controller.readInfo()
+                _ = try station.settle(timeoutMillis: 2000)
+                guard let info = station.controller.info else { throw GateError(station.controller.deviceName, "no controller information") }
+                guard info.supported.contains(.le) else {
+                    return Row(device: "bluetooth", found: false, details: BLEStation.describe(info), problem: "no LE: the box needs a Bluetooth 4.0 (LE) controller")
+                }
+                if !info.current.contains(.powered) || !info.current.contains(.le) {
+                    station.controller.powerOn()
+                    _ = try station.settle(timeoutMillis: 5000)
+                }
+                guard let now = station.controller.info else { throw GateError(station.controller.deviceName, "no controller information") }
+                parts.append(BLEStation.describe(now))
+                if !now.current.contains(.powered) {
+                    return Row(device: "bluetooth", found: false, details: parts.joined(separator: "; "), problem: now.deviceName + " did not power on")
+                }
+            } catch {
+                parts.append("hci" + String(index))
+                return Row(device: "bluetooth", found: false, details: parts.joined(separator: "; "), problem: "mgmt refused: " + error.message)
+            }
+        }
+        return Row(device: "bluetooth", found: true, details: parts.joined(separator: "; "), problem: "")
     }
 }

@@ -84,7 +84,7 @@ public struct BoxSettings: Equatable, Sendable {
         ("view.width_m", "metres of lane across the image, from 0.5 to 50"),
         ("results.dir", "a directory path"),
         ("realtime", "on or off (SCHED_FIFO priority and locked memory for the loop, where permitted)"),
-        ("required", "a comma-separated list of camera, imu, buttons, lights, speaker (or none)"),
+        ("required", "a comma-separated list of camera, imu, buttons, lights, speaker, bluetooth (or none)"),
     ]
 
     /// Applies `entries` (a board file, then the configuration over it).
@@ -161,7 +161,7 @@ public struct BoxSettings: Equatable, Sendable {
                 var list: [String] = []
                 for item in e.value.split(separator: ",") {
                     let name = String(KeyValueFile.trimmed(item))
-                    guard ["camera", "imu", "buttons", "lights", "speaker"].contains(name) else { throw bad() }
+                    guard ["camera", "imu", "buttons", "lights", "speaker", "bluetooth"].contains(name) else { throw bad() }
                     list.append(name)
                 }
                 required = list

@@ -44,6 +44,15 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
         }
     }
 
+    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        // withUnsafeBytes rethrows untyped errors; carry ours out by hand.
+        var failure: Errno?
+        bytes.withUnsafeBytes { raw in
+            do throws(Errno) { try writeAll(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
     public func writeAll(_ text: String) throws(Errno) {
         // withUTF8 rethrows untyped errors; carry ours out by hand.
         var text = text

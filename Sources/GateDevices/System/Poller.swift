@@ -41,6 +41,13 @@ public struct Poller {
         fds[slot].revents = 0
     }
 
+    /// Switches a slot between waiting for input and waiting for room to
+    /// write: a socket that connects (writable when connected) and then reads.
+    public func setWaitsForOutput(_ slot: Int, _ output: Bool) {
+        fds[slot].events = Int16(output ? POLLOUT : POLLIN)
+        fds[slot].revents = 0
+    }
+
     /// poll() skips a negative descriptor; its complement keeps the number.
     public func setEnabled(_ slot: Int, _ enabled: Bool) {
         let fd = fds[slot].fd

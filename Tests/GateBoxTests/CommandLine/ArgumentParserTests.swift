@@ -30,6 +30,18 @@ import GateSim
         #expect(try ArgumentParser.parse(["--version"]) == .version)
     }
 
+    @Test func peersAndBLEProbe() throws {
+        guard case .peers(let p) = try ArgumentParser.parse(["peers", "--scan", "--controller", "hci1", "--seconds", "3"])
+        else { Issue.record("not peers"); return }
+        #expect(p.scan && p.controller == "hci1" && p.seconds == 3)
+        guard case .bleProbe(let b) = try ArgumentParser.parse(["ble-probe", "--connect", "any", "--secure", "--hold-ms", "500",
+                                                                "--connect-timeout-ms", "1500", "--message", "hi"])
+        else { Issue.record("not ble-probe"); return }
+        #expect(b.connect == "any" && b.secure && b.holdMillis == 500 && b.connectTimeoutMillis == 1500 && b.message == "hi")
+        guard case .bleProbe(let l) = try ArgumentParser.parse(["ble-probe", "--listen", "--once"]) else { Issue.record("not ble-probe"); return }
+        #expect(l.connect == nil && l.once)
+    }
+
     @Test(arguments: [
         (["--simulate", "--fps", "abc"], "--fps expects an integer from 30 to 1000 (frames per second), got 'abc'"),
         (["--simulate", "--mode", "fast"], "--mode expects photo-finish, precision or experimental, got 'fast'"),
@@ -40,7 +52,10 @@ import GateSim
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
         (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
-        (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, selftest, --help, --version)"),
+        (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, selftest, peers, --help, --version)"),
+        (["ble-probe", "--controller", "hci0"], "ble-probe takes either --listen or --connect ADDR|any"),
+        (["ble-probe", "--listen", "--connect", "any"], "ble-probe takes either --listen or --connect ADDR|any"),
+        (["peers", "--seconds", "0"], "--seconds expects seconds to scan, 1 to 120, got '0'"),
         (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session)"),
     ])
     func badCommandLinesSayWhatIsAccepted(arguments: [String], message: String) {

@@ -54,7 +54,7 @@ import Testing
         ("camera.format = RGB", "camera.format = RGB: expected GREY, YUYV or MJPEG"),
         ("imu.address = 0x42", "imu.address = 0x42: expected auto, or an address such as 0x68 (MPU-6050 0x68/0x69, ADXL345 0x53, LIS3DH 0x18/0x19)"),
         ("audio.device = default", "audio.device = default: expected hw:CARD,DEVICE with numbers, such as hw:0,0"),
-        ("required = camera, laser", "required = camera, laser: expected a comma-separated list of camera, imu, buttons, lights, speaker (or none)"),
+        ("required = camera, laser", "required = camera, laser: expected a comma-separated list of camera, imu, buttons, lights, speaker, bluetooth (or none)"),
     ])
     func refusesABadValueSayingWhatTheKeyAccepts(line: String, problem: String) {
         #expect(throws: ConfigError(file: "t.conf", line: 1, problem: problem)) { try apply(line) }
