@@ -30,6 +30,9 @@ public struct RaceSimulationOptions: Equatable {
     public var linkDropSeconds: Double?
     /// Seed 002's plain exchange instead of the radio's stamps.
     public var plainSync = false
+    /// Boxes that speak only the plain exchange and do not announce the
+    /// precise one, as a phone following seed 002 would (the tests' mixed race).
+    public var plainOnlyBoxes: [Int] = []
     /// A Pi's on-board controller (uart) or a USB dongle (usb).
     public var usbController = false
     /// When the first run reaches the start line: time for the boxes to

@@ -89,7 +89,7 @@ enum RaceSimulateCommand {
             configuration.startType = standingStartBox ? startType : .flying
             var setup = RaceSetup(sessionId: sessionId, deviceName: RaceSimulateCommand.name(box, boxes),
                                   role: box == 0 ? .start : (box == boxes - 1 ? .finish : .lap), plan: box == 0 ? plan : nil)
-            setup.preciseSync = !race.plainSync
+            setup.preciseSync = !race.plainSync && !race.plainOnlyBoxes.contains(box)
             configuration.race = setup
             var loop = Loop(platform: platform, configuration: configuration, log: log, console: boxConsole)
             if box == 0 {

@@ -63,6 +63,16 @@ public struct RaceCoordinator {
     /// Crossings sent to the host and not yet acknowledged.
     public internal(set) var outbox: [CrossingEvent] = []
 
+    /// Whether this box syncs from the radio's acknowledgement stamps with
+    /// a peer that announces it too (a joiner announces it in its join).
+    public var offersPreciseSync = true
+
+    /// Host: whether the box on link `peer` announced precise clock sync;
+    /// nil until it has joined.
+    public func peerOffersPreciseSync(_ peer: Int) -> Bool? {
+        peer < links.count ? links[peer].preciseClockSync : nil
+    }
+
     public var isHost: Bool { plan != nil }
 
     /// `plan` is the host's; a joiner passes nil. On the host, `role` picks

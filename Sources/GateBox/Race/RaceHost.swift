@@ -64,6 +64,7 @@ extension RaceCoordinator {
         for i in links.indices where i != peer && links[i].deviceId == deviceId { links[i].deviceId = nil }
         ensureLink(peer)
         links[peer].deviceId = deviceId
+        links[peer].preciseClockSync = join.capabilities?.preciseClockSync ?? false
         seats[seat].deviceId = deviceId
         seats[seat].name = join.name ?? deviceId
         seats[seat].peer = peer

@@ -9,7 +9,7 @@ extension RaceCoordinator {
         let join = SessionJoin(
             sessionId: sessionId, requestedRole: role ?? .finish,
             version: PeerVersionInfo(protocolVersion: ProtocolVersion.current.text, platform: "ts-gate"),
-            capabilities: Capabilities(binaryClockSync: true, multiGate: true, preciseClockSync: true),
+            capabilities: Capabilities(binaryClockSync: true, multiGate: true, preciseClockSync: offersPreciseSync),
             name: deviceName)
         effects.append(.send(.sessionJoin(join), to: RaceCoordinator.hostLink))
     }

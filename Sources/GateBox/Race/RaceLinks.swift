@@ -10,6 +10,9 @@ struct RaceLink {
     var deviceId: String?
     /// Host: the sync with this peer may time.
     var canTime = false
+    /// Host: whether the peer announced `preciseClockSync` when it joined
+    /// (nil until it has): a phone does not, and gets seed 002's plain exchange.
+    var preciseClockSync: Bool?
     /// Host: the latest prediction, kept when the sync drops or the link is
     /// lost, so a crossing delivered late can still be put on the host's clock.
     var prediction: ClockPrediction?

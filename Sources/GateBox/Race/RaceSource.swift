@@ -18,13 +18,20 @@ struct RaceSource {
     private var toldCanTime: [Bool]
     private var toldRounds: [Int]
     private var nextSyncNanos: [Int64?]
+    /// Each link's role and interval, for a sync the host starts once the
+    /// peer has said (in its join) whether it speaks the precise exchange.
+    private var linkRoles: [LinkRole]
+    private var intervals: [Int64]
     let precise: Bool
     /// Messages refused (garbled, unreadable), for the log.
     private(set) var refusedMessages = 0
 
     init(coordinator: RaceCoordinator, peers: Int, precise: Bool) {
         self.coordinator = coordinator
+        self.coordinator.offersPreciseSync = precise
         self.precise = precise
+        linkRoles = Array(repeating: .central, count: peers)
+        intervals = Array(repeating: 0, count: peers)
         sync = Array(repeating: nil, count: peers)
         fragmenters = Array(repeating: Fragmenter(), count: peers)
         reassemblers = Array(repeating: Reassembler(), count: peers)
@@ -50,17 +57,17 @@ struct RaceSource {
             case .connected(let peer, let role, let interval, let payload):
                 payloadBytes[peer] = payload
                 reassemblers[peer].reset()
+                linkRoles[peer] = role
+                intervals[peer] = interval
                 // The same peer back after a drop keeps its drift line; the
                 // estimator's schedule resumes (a round cut short fails and
                 // is tried again).
-                if sync[peer] == nil || sync[peer]!.intervalNanos != interval {
-                    var exchange = ClockSyncExchange(initiates: coordinator.isHost, precise: precise,
-                                                     linkRole: role == .central ? .central : .peripheral, intervalNanos: interval)
-                    exchange.start(now: now)
-                    sync[peer] = exchange
-                    toldRounds[peer] = 0
+                if sync[peer] != nil && sync[peer]!.intervalNanos != interval { sync[peer] = nil }
+                if coordinator.isHost {
+                    nextSyncNanos[peer] = sync[peer] == nil ? nil : now
+                } else if sync[peer] == nil {
+                    startSync(peer, precise: precise, now: now)
                 }
-                nextSyncNanos[peer] = coordinator.isHost ? now : nil
                 try apply(coordinator.peerConnected(peer, now: now), &link, now: now, wallMillis: wallMillis, into: &out)
             case .disconnected(let peer):
                 nextSyncNanos[peer] = nil
@@ -73,6 +80,14 @@ struct RaceSource {
                 if coordinator.isHost { nextSyncNanos[peer] = now }
             case .received(let peer, .messages, let bytes, _):
                 try received(bytes, from: peer, &link, now: now, wallMillis: wallMillis, into: &out)
+                // The host syncs once the peer has joined and said which exchange it speaks.
+                if coordinator.isHost && sync[peer] == nil, let offers = coordinator.peerOffersPreciseSync(peer) {
+                    startSync(peer, precise: precise && offers, now: now)
+                    nextSyncNanos[peer] = now
+                    if precise && !offers {
+                        out.append(.say("race: link " + String(peer) + " does not announce precise clock sync: seed 002's plain exchange"))
+                    }
+                }
             case .completed(let peer, let token, let stamp):
                 guard sync[peer] != nil else { continue }
                 if let followUp = sync[peer]!.completed(token: token, stampNanos: stamp) {
@@ -119,6 +134,14 @@ struct RaceSource {
     }
 
     // MARK: - Inside
+
+    private mutating func startSync(_ peer: Int, precise: Bool, now: Int64) {
+        var exchange = ClockSyncExchange(initiates: coordinator.isHost, precise: precise,
+                                         linkRole: linkRoles[peer] == .central ? .central : .peripheral, intervalNanos: intervals[peer])
+        exchange.start(now: now)
+        sync[peer] = exchange
+        toldRounds[peer] = 0
+    }
 
     /// A fragment on Timing Messages: a whole message goes to the coordinator.
     private mutating func received<L: PeerLink>(_ bytes: [UInt8], from peer: Int, _ link: inout L, now: Int64, wallMillis: Int64,

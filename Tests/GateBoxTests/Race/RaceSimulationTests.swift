@@ -98,4 +98,17 @@ import GateDevices
         let startCrossings = read[0].records.filter { if case .crossing = $0 { return true }; return false }
         #expect(startCrossings.isEmpty)
     }
+
+    @Test func aPeerThatDoesNotAnnouncePreciseSyncGetsThePlainExchange() {
+        // The finish box speaks seed 002's exchange only, as a phone would:
+        // the host, precise itself, falls back for that link and still times.
+        let (status, boxes, _) = Self.race(boxes: 2, distances: [20], runs: 2, seed: 14) { $0.plainOnlyBoxes = [1] }
+        #expect(status == 0)
+        #expect(boxes[0].count == 2, "runs the host recorded: \(boxes[0].count)")
+        for run in boxes[0] {
+            // Plain sync at 7.5 ms errs by a few milliseconds, not by nothing.
+            let error = abs(Self.value(run, "splitErrorMs") ?? .infinity)
+            #expect(error < 8, "split error \(error) ms")
+        }
+    }
 }
