@@ -243,7 +243,8 @@ import GateCore
                 #expect(step == .incomplete(received: i + 1, count: chunks.count))
             }
         }
-        #expect(whole == sent, "the fragments are not the box's bytes of the JSON above them")
+        #expect(whole.map { String(decoding: $0, as: UTF8.self) } == String(decoding: sent, as: UTF8.self),
+                "the fragments are not the box's bytes of the JSON above them")
         if let whole { #expect(try TimingMessage.decode(whole) == message) }
         #expect(try Fragmenter.fragments(of: sent, messageId: first[0], attPayloadSize: mtu - 3) == chunks)
     }
