@@ -61,6 +61,7 @@ enum RunCommand {
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         defer { loop.releasePlatform() }
+        loop.startStation(settings)
         return try loop.run()
     }
 }

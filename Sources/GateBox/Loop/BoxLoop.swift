@@ -83,7 +83,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     private var stability: StabilityFilter
     private var trace = StabilityTrace()
     let log: SessionLog
-    private let console: Console
+    let console: Console
     private var gestures = ButtonGestures()
     private var touchPad = TouchPad()
     private var countingDown = false
@@ -94,6 +94,8 @@ public struct BoxLoop<Platform: GatePlatform> {
     public internal(set) var raceRecords: [RaceRunRecord] = []
     /// A simulation's truth for a race run, set by the driver of several boxes.
     public var raceTruth: ((RaceRunRecord) -> RaceRunRecord)?
+    /// The GATT server over BLE (`run` only; its own source).
+    var station: GATTStation?
 
     public init(platform: Platform, configuration: BoxConfiguration, log: SessionLog, console: Console) {
         self.platform = platform
@@ -180,6 +182,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             }
         }
         if ready.contains(.link) { try handleLink() }
+        if ready.contains(.station) { handleStation() }
         if ready.contains(.raceTimer) { try handleRaceTimer() }
         if ready.contains(.buttons) { try handleButtons() }
         if ready.contains(.motion) { try handleMotion() }
@@ -194,6 +197,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// session's end record written.
     public mutating func finish(_ end: SessionEnd) throws(GateError) {
         try timeWhatTheDetectorHolds()
+        closeStation()
         session.stop()
         let endRecord = SessionEndRecord(sessionId: log.sessionId, laps: session.lapCount, reason: end.reason,
                                          timestamp: platform.wallClockMillis)

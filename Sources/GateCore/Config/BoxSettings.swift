@@ -43,6 +43,10 @@ public struct BoxSettings: Equatable, Sendable {
     public var realTime = true
     /// Devices whose failure makes `selftest` fail; speaker and IMU may be optional on some boards.
     public var required: [String] = ["camera", "imu", "buttons", "lights", "speaker"]
+    /// The controller `run` serves the GATT service on: nil the first one
+    /// the kernel lists, "hciN" that one; `bluetoothOff` none at all.
+    public var bluetoothController: String?
+    public var bluetoothOff = false
 
     public init() {}
 
@@ -84,6 +88,7 @@ public struct BoxSettings: Equatable, Sendable {
         ("view.width_m", "metres of lane across the image, from 0.5 to 50"),
         ("results.dir", "a directory path"),
         ("realtime", "on or off (SCHED_FIFO priority and locked memory for the loop, where permitted)"),
+        ("bluetooth", "auto, off, or a controller such as hci1 (the one `run` serves the GATT service on)"),
         ("required", "a comma-separated list of camera, imu, buttons, lights, speaker, bluetooth (or none)"),
     ]
 
@@ -155,6 +160,14 @@ public struct BoxSettings: Equatable, Sendable {
                 case "on": realTime = true
                 case "off": realTime = false
                 default: throw bad()
+                }
+            case "bluetooth":
+                switch e.value {
+                case "auto": bluetoothController = nil; bluetoothOff = false
+                case "off": bluetoothController = nil; bluetoothOff = true
+                default:
+                    guard e.value.hasPrefix("hci"), DecimalText.parseInt(Substring(e.value.dropFirst(3))) != nil else { throw bad() }
+                    bluetoothController = e.value; bluetoothOff = false
                 }
             case "required":
                 if e.value == "none" { required = []; continue }

@@ -22,6 +22,13 @@ public struct LinuxPlatform: GatePlatform {
     private var poller: Poller
     private let cameraSlot: Int, samplingSlot: Int, lightsSlot: Int, speakerSlot: Int, signalSlot: Int, reopenSlot: Int
     private var buttonSlots: [Int] = []
+    /// Slots of descriptors the loop's sources asked to watch, and slots
+    /// given back (disabled) for the next `watch`: the poller's table is
+    /// fixed, so slots are reused rather than removed.
+    private var watchedSlots: [Int] = []
+    private var freeSlots: [Int] = []
+    /// Room for the GATT station: mgmt, the ATT listener and a few links.
+    public static let watchCapacity = 10
 
     /// Opens every device the settings name; the first that fails is named.
     public init(settings: BoxSettings, signals: SignalDescriptor) throws(GateError) {
@@ -45,7 +52,7 @@ public struct LinuxPlatform: GatePlatform {
         camera = try V4L2Camera(settings: settings)
         self.settings = settings
         self.signals = signals
-        poller = Poller(capacity: 6 + buttons.inputs.count)
+        poller = Poller(capacity: 6 + buttons.inputs.count + LinuxPlatform.watchCapacity)
         cameraSlot = poller.register(camera.device.descriptor)
         samplingSlot = poller.register(sampling.descriptor)
         for input in buttons.inputs { buttonSlots.append(poller.register(input.descriptor)) }
@@ -83,6 +90,26 @@ public struct LinuxPlatform: GatePlatform {
         poller.release()
     }
 
+    public mutating func watch(_ descriptor: FileDescriptor) -> Int? {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            poller.replace(slot, with: descriptor)
+        } else {
+            guard poller.count < poller.capacity else { return nil }
+            slot = poller.register(descriptor)
+        }
+        watchedSlots.append(slot)
+        return slot
+    }
+
+    public mutating func unwatch(_ slot: Int) {
+        guard let i = watchedSlots.firstIndex(of: slot) else { return }
+        watchedSlots.remove(at: i)
+        poller.setEnabled(slot, false)
+        freeSlots.append(slot)
+    }
+
     public var nowNanos: Int64 { MonotonicClock.nowNanos() }
     public var wallClockMillis: Int64 { MonotonicClock.unixMillis() }
     public func truthCrossing(nearNanos: Int64) -> Int64? { nil }
@@ -106,6 +133,7 @@ public struct LinuxPlatform: GatePlatform {
             for slot in buttonSlots where poller.isReadable(slot) { ready.insert(.buttons) }
             if poller.isWritable(speakerSlot) { ready.insert(.speaker) }
             if poller.isReadable(signalSlot) { ready.insert(.signal) }
+            for slot in watchedSlots where poller.isReadable(slot) { ready.insert(.station) }
             if poller.isReadable(lightsSlot) { try lights.advance(atNanos: nowNanos) }
             if poller.isReadable(reopenSlot) {
                 _ = try? reopening.expirations()

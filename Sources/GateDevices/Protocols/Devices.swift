@@ -140,6 +140,9 @@ public struct ReadySources: OptionSet, Equatable, Sendable {
     public static let link = ReadySources(rawValue: 1 << 7)
     /// The race's own timer (heartbeats, clock sync pings) is due.
     public static let raceTimer = ReadySources(rawValue: 1 << 8)
+    /// A descriptor a loop source asked the platform to watch (`watch`):
+    /// the GATT station's mgmt socket, ATT listener or one of its links.
+    public static let station = ReadySources(rawValue: 1 << 9)
 }
 
 /// Everything the loop drives, and the one wait that serves them all.
@@ -172,4 +175,15 @@ public protocol GatePlatform {
     var wallClockMillis: Int64 { get }
     /// The simulator's truth for the crossing nearest `nanos`; nil on real devices.
     func truthCrossing(nearNanos: Int64) -> Int64?
+    /// Adds a descriptor a source of the loop owns to the one wait (its
+    /// readiness comes back as `.station`); nil when the platform has no room
+    /// or no real descriptors (a simulation).
+    mutating func watch(_ descriptor: FileDescriptor) -> Int?
+    /// Takes a watched descriptor out of the wait, before its owner closes it.
+    mutating func unwatch(_ slot: Int)
+}
+
+extension GatePlatform {
+    public mutating func watch(_ descriptor: FileDescriptor) -> Int? { nil }
+    public mutating func unwatch(_ slot: Int) {}
 }

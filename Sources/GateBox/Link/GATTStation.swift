@@ -1,0 +1,289 @@
+import GateCore
+import GateDevices
+import GateProtocol
+
+/// The box's GATT server over Bluetooth LE in `run` (issue 47, point 10):
+/// one source of the loop that owns the mgmt socket, the ATT listener and
+/// every accepted link, each a descriptor in the platform's one wait
+/// (`watch`). Nothing here waits: mgmt commands queue and go out as their
+/// answers come back, accept and receive return at once, and a send whose
+/// queue is full drops the PDU with a log line (ATT answers are small and
+/// one at a time per link, so that would mean the link is dying).
+///
+/// Start-up, all from the loop: Read Index List picks the controller;
+/// power-on through mgmt (SMP needs it); when Read Controller Info says it
+/// is powered, the box advertises seed 002's service as `ts-gate-XXXX`
+/// (from the controller address) and listens on the ATT channel. A box
+/// without a controller says so once and runs without BLE.
+struct GATTStation {
+    private let mgmt: MgmtSocket
+    private let mgmtSlot: Int
+    private let buffer: UnsafeMutableRawBufferPointer
+    private let wanted: String?
+    private let deviceId: String
+    private var controller: BluetoothController?
+    private var gatt: GateGATTService?
+    private var deviceInfo: [UInt8] = []
+    private var listener: ATTListener?
+    private var listenerSlot = -1
+    private var peers: [GATTPeer] = []
+    private var stopped = false
+
+    /// Opens mgmt and asks for the controllers; nil (with a line said) when
+    /// the settings turn Bluetooth off or mgmt cannot be opened.
+    static func start<P: GatePlatform>(settings: BoxSettings, deviceId: String, platform: inout P,
+                                       say: (String) -> Void) -> GATTStation? {
+        guard !settings.bluetoothOff else { say("bluetooth: off in the settings; no GATT service"); return nil }
+        let mgmt: MgmtSocket
+        do { mgmt = try MgmtSocket.open() } catch {
+            say("bluetooth: " + error.message + "; running without BLE")
+            return nil
+        }
+        guard let slot = platform.watch(mgmt.descriptor) else {
+            mgmt.close()
+            say("bluetooth: no room in the wait for mgmt; running without BLE")
+            return nil
+        }
+        do { try mgmt.send(.readIndexList()) } catch {
+            platform.unwatch(slot)
+            mgmt.close()
+            say("bluetooth: " + error.message + "; running without BLE")
+            return nil
+        }
+        return GATTStation(mgmt: mgmt, mgmtSlot: slot,
+                           buffer: UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8),
+                           wanted: settings.bluetoothController, deviceId: deviceId)
+    }
+
+    /// Handles whatever of its descriptors is ready; each read returns at
+    /// once when nothing is waiting. Failures end BLE, not the box.
+    mutating func service<P: GatePlatform>(platform: inout P, say: (String) -> Void) {
+        guard !stopped else { return }
+        do {
+            try serviceMgmt(platform: &platform, say: say)
+            try acceptLinks(platform: &platform, say: say)
+        } catch {
+            say("bluetooth: " + error.message + "; BLE stopped, the box runs on without it")
+            close(platform: &platform)
+            return
+        }
+        var i = 0
+        while i < peers.count {
+            if servicePeer(i, platform: &platform, say: say) { i += 1 } else { drop(i, platform: &platform) }
+        }
+    }
+
+    /// Closes every link, the listener and mgmt (the session ends).
+    mutating func close<P: GatePlatform>(platform: inout P) {
+        guard !stopped else { return }
+        stopped = true
+        while !peers.isEmpty { drop(peers.count - 1, platform: &platform) }
+        if let listener {
+            platform.unwatch(listenerSlot)
+            listener.close()
+        }
+        listener = nil
+        platform.unwatch(mgmtSlot)
+        mgmt.close()
+        buffer.deallocate()
+    }
+
+    // MARK: - mgmt
+
+    private mutating func serviceMgmt<P: GatePlatform>(platform: inout P, say: (String) -> Void) throws(GateError) {
+        while let event = try mgmt.nextEvent(buffer: buffer) {
+            if controller == nil {
+                guard case .commandComplete(_, let opcode, let status, let reply) = event,
+                      opcode == MgmtOpcode.readIndexList.rawValue else { continue }
+                guard status == .success else { throw BluetoothController.error("Bluetooth", .readIndexList, status) }
+                try pick(GATTStation.indexes(reply), say: say)
+                if stopped { close(platform: &platform); return }
+                continue
+            }
+            guard let notice = controller!.handle(event) else { continue }
+            switch notice {
+            case .failed(let error, _, _): throw error
+            case .removed: throw GateError(controller!.deviceName, "the controller went away")
+            case .info(let info):
+                if listener == nil && info.current.contains(.powered) { try startServing(info, platform: &platform, say: say) }
+            default: break
+            }
+        }
+        try controller?.pump(mgmt)
+    }
+
+    private static func indexes(_ reply: [UInt8]) -> [UInt16] {
+        guard reply.count >= 2 else { return [] }
+        let count = Int(reply[0]) | Int(reply[1]) << 8
+        var list: [UInt16] = []
+        var i = 2
+        while list.count < count && i + 1 < reply.count {
+            list.append(UInt16(reply[i]) | UInt16(reply[i + 1]) << 8)
+            i += 2
+        }
+        return list.sorted()
+    }
+
+    /// The controller the settings name, or the first; none: one line and no BLE.
+    private mutating func pick(_ indexes: [UInt16], say: (String) -> Void) throws(GateError) {
+        var index = indexes.first
+        if let wanted {
+            index = indexes.first { "hci" + String($0) == wanted }
+            if index == nil && !indexes.isEmpty {
+                throw GateError(wanted, "no such controller (the kernel has " + indexes.map { "hci" + String($0) }.joined(separator: ", ") + ")")
+            }
+        }
+        guard let index else {
+            say("bluetooth: no controller; running without BLE")
+            stopped = true
+            return
+        }
+        var chosen = BluetoothController(index: index)
+        chosen.powerOn()
+        controller = chosen
+    }
+
+    /// Powered: the table, the advertisement and the listener.
+    private mutating func startServing<P: GatePlatform>(_ info: ControllerInfo, platform: inout P,
+                                                       say: (String) -> Void) throws(GateError) {
+        let name = "ts-gate-" + info.address.shortSuffix
+        gatt = GateGATTService(deviceName: name)
+        deviceInfo = DeviceInfo(
+            deviceId: deviceId, deviceName: name,
+            version: PeerVersionInfo(protocolVersion: ProtocolVersion.current.text, appVersion: Version.text, platform: "ts-gate"),
+            capabilities: Capabilities(highSpeedCamera: true, binaryClockSync: true, multiGate: true, preciseClockSync: true)).encoded()
+        let opened = try ATTListener.listen(on: info.address)
+        guard let slot = platform.watch(opened.descriptor) else {
+            opened.close()
+            throw GateError(info.deviceName, "no room in the wait for the ATT listener")
+        }
+        listener = opened
+        listenerSlot = slot
+        controller!.advertise(name: name)
+        try controller!.pump(mgmt)
+        say("bluetooth: " + info.deviceName + " " + info.address.text + " serving seed 002's GATT service as " + name
+            + " (" + gateServiceUUIDText + ")")
+    }
+
+    // MARK: - links
+
+    private mutating func acceptLinks<P: GatePlatform>(platform: inout P, say: (String) -> Void) throws(GateError) {
+        guard let listener, let gatt else { return }
+        while let socket = try listener.accept() {
+            let link: BLELink
+            do { link = try BLELink(socket) } catch {
+                say("bluetooth: " + error.message + "; link from " + socket.peer.text + " dropped")
+                socket.close()
+                continue
+            }
+            guard let slot = platform.watch(link.descriptor) else {
+                say("bluetooth: too many links; refused " + link.peer.text)
+                link.close()
+                continue
+            }
+            let values = GATTPeerValues(timingMessages: gatt.timingMessages, deviceInfoID: gatt.deviceInfo,
+                                        clockSync: gatt.clockSync, deviceInfo: deviceInfo)
+            peers.append(GATTPeer(link: link, slot: slot, values: values))
+            // The kernel does not resume advertising after a connection.
+            controller?.readvertise()
+            try controller?.pump(mgmt)
+            say("bluetooth: link from " + link.peer.text + " (handle " + String(link.handle) + "); advertising again")
+        }
+    }
+
+    /// Reads and answers every waiting PDU; false when the link is gone.
+    private mutating func servicePeer<P: GatePlatform>(_ i: Int, platform: inout P, say: (String) -> Void) -> Bool {
+        guard let gatt else { return false }
+        while true {
+            let packet: ATTPacket?
+            do { packet = try peers[i].link.socket.receive(buffer: buffer) } catch {
+                say("bluetooth: link from " + peers[i].name + ": " + error.message + "; dropped")
+                return false
+            }
+            guard let packet else { return true }
+            guard !packet.bytes.isEmpty else {
+                say("bluetooth: link from " + peers[i].name + " closed")
+                return false
+            }
+            let pdu = packet.bytes
+            guard ATTOpcode.route(pdu[0]) == .server else { continue }   // the box is no client on these links
+            // Write Request and Write Command carry the value after the handle:
+            // the authorization rule needs it (GATTPeerValues).
+            var values = peers[i].values
+            values.pendingWrite = (pdu[0] == 0x12 || pdu[0] == 0x52) && pdu.count >= 3 ? Array(pdu[3...]) : nil
+            let output = gatt.server.handle(pdu, link: &peers[i].server, source: &values)
+            values.pendingWrite = nil
+            peers[i].values = values
+            if let problem = peers[i].values.problem {
+                say("bluetooth: " + peers[i].name + " wrote " + problem + (output.response?.first == 0x01 ? ": refused" : ""))
+                peers[i].values.problem = nil
+            }
+            if let response = output.response, !send(response, to: i, say: say) { return false }
+            for effect in output.effects {
+                switch effect {
+                case .mtuChanged(let mtu): say("bluetooth: " + peers[i].name + " ATT MTU " + String(mtu))
+                case .subscriptionChanged(let id, let s) where id == gatt.timingMessages:
+                    say("bluetooth: " + peers[i].name + (s.notify ? " subscribed to" : " unsubscribed from") + " Timing Messages")
+                default: break
+                }
+            }
+            while !peers[i].values.completed.isEmpty {
+                let message = peers[i].values.completed.removeFirst()
+                if !received(message, from: i, platform: &platform, say: say) { return false }
+            }
+        }
+    }
+
+    /// A whole message from a peer. This box has no race session in `run`
+    /// yet, so a session_join is answered with seed 002's error message.
+    private mutating func received<P: GatePlatform>(_ bytes: [UInt8], from i: Int, platform: inout P,
+                                                    say: (String) -> Void) -> Bool {
+        guard let message = try? TimingMessage.decode(bytes) else {
+            say("bluetooth: " + peers[i].name + " sent a message that does not decode; ignored")
+            return true
+        }
+        guard case .sessionJoin = message.payload else {
+            say("bluetooth: " + peers[i].name + " sent " + message.type + "; ignored")
+            return true
+        }
+        let answer = TimingMessage(timestamp: platform.wallClockMillis, deviceId: deviceId, payload: .error(ErrorReport(
+            code: "NO_SESSION", message: "this box has no race session to join")))
+        say("bluetooth: session_join from " + peers[i].name + " (" + message.deviceId + "): no session on this box, answering error NO_SESSION")
+        return notify(answer.encoded(), to: i, say: say)
+    }
+
+    /// A message as Timing Messages notifications, fragmented to the link's MTU.
+    private mutating func notify(_ message: [UInt8], to i: Int, say: (String) -> Void) -> Bool {
+        guard let gatt else { return false }
+        let fragments: [[UInt8]]
+        do { fragments = try peers[i].fragmenter.fragments(of: message, attPayloadSize: peers[i].server.mtu - 3) } catch {
+            say("bluetooth: a message of " + String(message.count) + " bytes does not fit the fragment framing at MTU " + String(peers[i].server.mtu))
+            return true
+        }
+        for fragment in fragments {
+            guard let pdu = gatt.server.notification(gatt.timingMessages, value: fragment, link: peers[i].server) else {
+                say("bluetooth: " + peers[i].name + " has not subscribed to Timing Messages; answer not sent")
+                return true
+            }
+            if !send(pdu, to: i, say: say) { return false }
+        }
+        say("bluetooth: notified " + peers[i].name + " in " + String(fragments.count) + " fragments")
+        return true
+    }
+
+    private func send(_ pdu: [UInt8], to i: Int, say: (String) -> Void) -> Bool {
+        do {
+            if try !peers[i].link.socket.send(pdu) { say("bluetooth: " + peers[i].name + "'s send queue is full; a PDU was dropped") }
+            return true
+        } catch {
+            say("bluetooth: link from " + peers[i].name + ": " + error.message + "; dropped")
+            return false
+        }
+    }
+
+    private mutating func drop<P: GatePlatform>(_ i: Int, platform: inout P) {
+        platform.unwatch(peers[i].slot)
+        peers[i].link.close()
+        peers.remove(at: i)
+    }
+}
