@@ -326,3 +326,15 @@ import GateCore
         }
     }
 }
+
+@Suite struct DeviceInfoTests {
+    @Test func deviceInfoCarriesSection9sFieldsInOrder() throws {
+        let info = DeviceInfo(deviceId: "ts-gate-3f2a", deviceName: "ts-gate-3F2A",
+                              version: PeerVersionInfo(protocolVersion: "1.0", appVersion: "0.1.0", platform: "ts-gate"),
+                              capabilities: Capabilities(binaryClockSync: true, multiGate: true, preciseClockSync: true))
+        let text = String(decoding: info.encoded(), as: UTF8.self)
+        #expect(text == #"{"deviceId":"ts-gate-3f2a","deviceName":"ts-gate-3F2A","platform":"ts-gate","appVersion":"0.1.0","protocolVersion":"1.0","capabilities":{"binaryClockSync":true,"multiGate":true,"preciseClockSync":true}}"#)
+        // Longer than one ATT payload at MTU 23: a phone reads it with Read Blob.
+        #expect(info.encoded().count > 22)
+    }
+}
