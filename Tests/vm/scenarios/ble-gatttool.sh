@@ -16,15 +16,7 @@
 . /scenarios/box.sh
 setup_box_devices
 
-for m in af_alg algif_hash algif_skcipher sha3_generic sha512_generic ctr jitterentropy_rng drbg cmac ecb ecdh_generic hci_vhci; do
-    load "$m"
-done
-wait_for 5 test -c /dev/vhci || fail "no /dev/vhci"
-/usr/bin/btvirt -L -l2 >/tmp/btvirt.log 2>&1 &
-if ! wait_for 10 test -e /sys/class/bluetooth/hci1; then
-    fail "btvirt: no hci1 ($(tr '\n' ' ' </tmp/btvirt.log))"
-    finish
-fi
+start_btvirt
 HCI1=00:AA:01:01:00:01
 /usr/bin/btmon -w /tmp/gatt.snoop >/dev/null 2>&1 &
 monpid=$!

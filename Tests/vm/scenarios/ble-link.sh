@@ -18,15 +18,7 @@
 # Needs /bin/ts-gate (static x86_64 firmware) and /bin/board.conf.
 . /scenarios/lib.sh
 
-for m in af_alg algif_hash algif_skcipher sha3_generic sha512_generic ctr jitterentropy_rng drbg cmac ecb ecdh_generic hci_vhci; do
-    load "$m"
-done
-wait_for 5 test -c /dev/vhci || fail "no /dev/vhci"
-/usr/bin/btvirt -L -l2 >/tmp/btvirt.log 2>&1 &
-if ! wait_for 10 test -e /sys/class/bluetooth/hci1; then
-    fail "btvirt: no hci1 ($(tr '\n' ' ' </tmp/btvirt.log))"
-    finish
-fi
+start_btvirt
 HCI0=00:AA:01:00:00:00
 HCI1=00:AA:01:01:00:01
 UUID=12345678-1234-1000-8000-00805F9B34FB
