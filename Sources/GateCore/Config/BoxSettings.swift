@@ -47,8 +47,30 @@ public struct BoxSettings: Equatable, Sendable {
     /// the kernel lists, "hciN" that one; `bluetoothOff` none at all.
     public var bluetoothController: String?
     public var bluetoothOff = false
+    // A race of boxes over BLE (seed 002): alone, the host, or a box that joins it.
+    public var race = RaceMode.solo
+    /// The host's gates, metres from the start: the start at 0 first, the finish last.
+    public var raceGatesMetres: [Double] = [0, 30]
+    /// The gate this box holds: "start", "lap" or "finish"; nil: the host
+    /// the start, a joiner the finish.
+    public var raceRole: String?
+    /// The 6-digit session code; nil: the host draws one and logs it.
+    public var raceSession: String?
+    private var raceFile = ""
+    private var raceLine = 0
 
     public init() {}
+
+    public enum RaceMode: Equatable, Sendable {
+        case solo, host, join
+        public var name: String {
+            switch self {
+            case .solo: return "solo"
+            case .host: return "host"
+            case .join: return "join"
+            }
+        }
+    }
 
     public enum PixelFormat: Equatable, Sendable {
         case grey, yuyv, mjpeg
@@ -89,6 +111,10 @@ public struct BoxSettings: Equatable, Sendable {
         ("results.dir", "a directory path"),
         ("realtime", "on or off (SCHED_FIFO priority and locked memory for the loop, where permitted)"),
         ("bluetooth", "auto, off, or a controller such as hci1 (the one `run` serves the GATT service on)"),
+        ("race", "solo, host (this box holds the race's plan and other boxes join it over BLE) or join (this box joins a host)"),
+        ("race.gates", "2 to 4 distances in metres from the start, comma-separated, 0 first and increasing, such as 0, 30"),
+        ("race.role", "start, lap or finish: the gate this box holds"),
+        ("race.session", "auto (the host draws a 6-digit code and logs it) or a 6-digit code such as 482913"),
         ("required", "a comma-separated list of camera, imu, buttons, lights, speaker, bluetooth (or none)"),
     ]
 
@@ -169,6 +195,31 @@ public struct BoxSettings: Equatable, Sendable {
                     guard e.value.hasPrefix("hci"), DecimalText.parseInt(Substring(e.value.dropFirst(3))) != nil else { throw bad() }
                     bluetoothController = e.value; bluetoothOff = false
                 }
+            case "race":
+                switch e.value {
+                case "solo": race = .solo
+                case "host": race = .host
+                case "join": race = .join
+                default: throw bad()
+                }
+                raceFile = file
+                raceLine = e.line
+            case "race.gates":
+                var metres: [Double] = []
+                for item in e.value.split(separator: ",") {
+                    guard let m = DecimalText.parseDouble(KeyValueFile.trimmed(item)), m >= 0, m <= 10_000,
+                          metres.last.map({ m > $0 }) ?? (m == 0) else { throw bad() }
+                    metres.append(m)
+                }
+                guard (2...4).contains(metres.count) else { throw bad() }
+                raceGatesMetres = metres
+            case "race.role":
+                guard ["start", "lap", "finish"].contains(e.value) else { throw bad() }
+                raceRole = e.value
+            case "race.session":
+                if e.value == "auto" { raceSession = nil; continue }
+                guard e.value.utf8.count == 6, e.value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { throw bad() }
+                raceSession = e.value
             case "required":
                 if e.value == "none" { required = []; continue }
                 var list: [String] = []
@@ -191,6 +242,10 @@ public struct BoxSettings: Equatable, Sendable {
         if startType == .touchRelease && touchLine == nil {
             throw ConfigError(file: startTypeFile, line: startTypeLine,
                               problem: "start.type = touch-release needs gpio.touch, the touch pad's line (set in the board or configuration file)")
+        }
+        if race == .join && raceSession == nil {
+            throw ConfigError(file: raceFile, line: raceLine,
+                              problem: "race = join needs race.session, the host's 6-digit session code (the host logs it at start)")
         }
     }
 
