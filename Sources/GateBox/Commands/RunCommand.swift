@@ -52,8 +52,10 @@ enum RunCommand {
         defer { log.close() }
         var detector = DetectorSettings()
         detector.gatePosition = settings.gatePosition
+        let deviceId = settings.race == .solo ? "ts-gate-" + settings.board : RunRace.identity(settings)
         var configuration = BoxConfiguration(detector: detector, viewWidthMetres: settings.viewWidthMetres,
-                                             deviceId: "ts-gate-" + settings.board, simulated: false, seed: nil)
+                                             deviceId: deviceId, simulated: false, seed: nil)
+        configuration.race = try RunRace.setup(settings, deviceId: deviceId, console: console)
         configuration.stillNanos = Int64(settings.stillSeconds * 1e9)
         configuration.detection = settings.detection
         configuration.startType = settings.startType

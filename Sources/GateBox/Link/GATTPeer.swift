@@ -64,6 +64,8 @@ struct GATTPeerValues: GATTValueSource {
 struct GATTPeer {
     let link: BLELink
     let slot: Int
+    /// Its link number in the race (0..<GATTStation.raceSeats).
+    let seat: Int
     var server = GATTServerLink()
     var values: GATTPeerValues
     var fragmenter = Fragmenter()

@@ -15,7 +15,15 @@ import GateProtocol
 /// is powered, the box advertises seed 002's service as `ts-gate-XXXX`
 /// (from the controller address) and listens on the ATT channel. A box
 /// without a controller says so once and runs without BLE.
+///
+/// In a race it is the race's `PeerLink` (the host's side): each accepted
+/// central holds one of `raceSeats` link numbers; what it writes to Timing
+/// Messages and Clock Sync goes to the race with the socket's kernel
+/// receive stamp, and what the race sends goes back as notifications.
+/// Alone (no race), a session_join is answered NO_SESSION.
 struct GATTStation {
+    /// Links a host serves: up to three other boxes (seed 000, 9: 2-4 gates).
+    static let raceSeats = 3
     private let mgmt: MgmtSocket
     private let mgmtSlot: Int
     private let buffer: UnsafeMutableRawBufferPointer
@@ -28,10 +36,25 @@ struct GATTStation {
     private var listenerSlot = -1
     private var peers: [GATTPeer] = []
     private var stopped = false
+    /// A race listens: messages go to it instead of the NO_SESSION answer.
+    private let raceListens: Bool
+    /// race = join: this box's one link is to a host, as its central.
+    private let joining: Bool
+    private var central: GATTCentral?
+    /// What the race has not taken yet, in order.
+    private var pending: [LinkEvent] = []
+    private var nextToken = 0
+    /// The race's timer (heartbeats, sync pings, silent links), a one-shot
+    /// timerfd in the same wait, armed for the race's next due instant.
+    private var timer: TimerDescriptor?
+    private var timerSlot = -1
+    private var timerDueNanos: Int64?
+    /// It fired since the race last looked.
+    private(set) var raceTimerFired = false
 
     /// Opens mgmt and asks for the controllers; nil (with a line said) when
     /// the settings turn Bluetooth off or mgmt cannot be opened.
-    static func start<P: GatePlatform>(settings: BoxSettings, deviceId: String, platform: inout P,
+    static func start<P: GatePlatform>(settings: BoxSettings, deviceId: String, raceListens: Bool, joining: Bool, platform: inout P,
                                        say: (String) -> Void) -> GATTStation? {
         guard !settings.bluetoothOff else { say("bluetooth: off in the settings; no GATT service"); return nil }
         let mgmt: MgmtSocket
@@ -50,18 +73,47 @@ struct GATTStation {
             say("bluetooth: " + error.message + "; running without BLE")
             return nil
         }
-        return GATTStation(mgmt: mgmt, mgmtSlot: slot,
-                           buffer: UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8),
-                           wanted: settings.bluetoothController, deviceId: deviceId)
+        var station = GATTStation(mgmt: mgmt, mgmtSlot: slot,
+                                  buffer: UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8),
+                                  wanted: settings.bluetoothController, deviceId: deviceId, raceListens: raceListens,
+                                  joining: raceListens && joining)
+        if raceListens {
+            do {
+                let timer = try TimerDescriptor.open()
+                guard let timerSlot = platform.watch(timer.descriptor) else {
+                    timer.close()
+                    say("bluetooth: no room in the wait for the race's timer; running without BLE")
+                    station.close(platform: &platform)
+                    return nil
+                }
+                station.timer = timer
+                station.timerSlot = timerSlot
+            } catch {
+                say("bluetooth: timerfd: " + error.description + "; running without BLE")
+                station.close(platform: &platform)
+                return nil
+            }
+        }
+        return station
     }
 
     /// Handles whatever of its descriptors is ready; each read returns at
     /// once when nothing is waiting. Failures end BLE, not the box.
     mutating func service<P: GatePlatform>(platform: inout P, say: (String) -> Void) {
         guard !stopped else { return }
+        if let timer, (try? timer.expirations()).map({ $0 > 0 }) ?? false {
+            raceTimerFired = true
+            timerDueNanos = nil
+        }
         do {
             try serviceMgmt(platform: &platform, say: say)
             try acceptLinks(platform: &platform, say: say)
+            if central != nil {
+                let now = MonotonicClock.nowNanos()
+                central!.tick(controller: &controller!, platform: &platform, now: now, events: &pending, say: say)
+                central!.receive(buffer: buffer, platform: &platform, now: now, events: &pending, say: say)
+                try controller!.pump(mgmt)
+            }
         } catch {
             say("bluetooth: " + error.message + "; BLE stopped, the box runs on without it")
             close(platform: &platform)
@@ -78,11 +130,18 @@ struct GATTStation {
         guard !stopped else { return }
         stopped = true
         while !peers.isEmpty { drop(peers.count - 1, platform: &platform) }
+        central?.close(platform: &platform)
+        central = nil
         if let listener {
             platform.unwatch(listenerSlot)
             listener.close()
         }
         listener = nil
+        if let timer {
+            platform.unwatch(timerSlot)
+            timer.close()
+        }
+        timer = nil
         platform.unwatch(mgmtSlot)
         mgmt.close()
         buffer.deallocate()
@@ -102,11 +161,25 @@ struct GATTStation {
             }
             guard let notice = controller!.handle(event) else { continue }
             switch notice {
+            case .failed(let error, let opcode, _) where central != nil && (opcode == .startDiscovery || opcode == .stopDiscovery):
+                // The controller was switched off under the box (hciconfig
+                // down, rfkill): the central tries again when it is back.
+                central!.discoveryRefused(error.message, now: MonotonicClock.nowNanos(), say: say)
             case .failed(let error, _, _): throw error
             case .removed: throw GateError(controller!.deviceName, "the controller went away")
             case .info(let info):
-                if listener == nil && info.current.contains(.powered) { try startServing(info, platform: &platform, say: say) }
-            default: break
+                guard info.current.contains(.powered) else { break }
+                if joining {
+                    if central == nil {
+                        central = GATTCentral(adapter: info.address)
+                        say("bluetooth: " + info.deviceName + " " + info.address.text + " looking for a host advertising " + gateServiceUUIDText)
+                    }
+                } else if listener == nil {
+                    try startServing(info, platform: &platform, say: say)
+                }
+            default:
+                central?.notice(notice, controller: &controller!, platform: &platform, now: MonotonicClock.nowNanos(),
+                                events: &pending, say: say)
             }
         }
         try controller?.pump(mgmt)
@@ -151,7 +224,9 @@ struct GATTStation {
         deviceInfo = DeviceInfo(
             deviceId: deviceId, deviceName: name,
             version: PeerVersionInfo(protocolVersion: ProtocolVersion.current.text, appVersion: Version.text, platform: "ts-gate"),
-            capabilities: Capabilities(highSpeedCamera: true, binaryClockSync: true, multiGate: true, preciseClockSync: true)).encoded()
+            // Precise sync needs the radio's acknowledgement stamps, which
+            // this link does not read yet: seed 002's plain exchange.
+            capabilities: Capabilities(highSpeedCamera: true, binaryClockSync: true, multiGate: true, preciseClockSync: false)).encoded()
         let opened = try ATTListener.listen(on: info.address)
         guard let slot = platform.watch(opened.descriptor) else {
             opened.close()
@@ -181,9 +256,19 @@ struct GATTStation {
                 link.close()
                 continue
             }
+            guard let seat = freeSeat() else {
+                say("bluetooth: " + String(GATTStation.raceSeats) + " links already; refused " + link.peer.text)
+                platform.unwatch(slot)
+                link.close()
+                continue
+            }
             let values = GATTPeerValues(timingMessages: gatt.timingMessages, deviceInfoID: gatt.deviceInfo,
                                         clockSync: gatt.clockSync, deviceInfo: deviceInfo)
-            peers.append(GATTPeer(link: link, slot: slot, values: values))
+            peers.append(GATTPeer(link: link, slot: slot, seat: seat, values: values))
+            if raceListens {
+                pending.append(.connected(peer: seat, role: .peripheral, intervalNanos: link.parameters?.intervalNanos ?? 30_000_000,
+                                          payloadBytes: GATTServerLink.defaultMTU - 3))
+            }
             // The kernel does not resume advertising after a connection.
             controller?.readvertise()
             try controller?.pump(mgmt)
@@ -221,6 +306,9 @@ struct GATTStation {
             if let response = output.response, !send(response, to: i, say: say) { return false }
             for effect in output.effects {
                 switch effect {
+                case .written(let id, let value, _) where raceListens && (id == gatt.timingMessages || id == gatt.clockSync):
+                    pending.append(.received(peer: peers[i].seat, channel: id == gatt.clockSync ? .clockSync : .messages,
+                                             bytes: value, stampNanos: packet.stampNanos))
                 case .mtuChanged(let mtu): say("bluetooth: " + peers[i].name + " ATT MTU " + String(mtu))
                 case .subscriptionChanged(let id, let s) where id == gatt.timingMessages:
                     say("bluetooth: " + peers[i].name + (s.notify ? " subscribed to" : " unsubscribed from") + " Timing Messages")
@@ -229,7 +317,8 @@ struct GATTStation {
             }
             while !peers[i].values.completed.isEmpty {
                 let message = peers[i].values.completed.removeFirst()
-                if !received(message, from: i, platform: &platform, say: say) { return false }
+                // A race reassembles the fragments it was handed itself.
+                if !raceListens && !received(message, from: i, platform: &platform, say: say) { return false }
             }
         }
     }
@@ -282,8 +371,54 @@ struct GATTStation {
     }
 
     private mutating func drop<P: GatePlatform>(_ i: Int, platform: inout P) {
+        if raceListens && !stopped { pending.append(.disconnected(peer: peers[i].seat)) }
         platform.unwatch(peers[i].slot)
         peers[i].link.close()
         peers.remove(at: i)
+    }
+}
+
+/// The host's side of the race's link: seats, events, notifications.
+extension GATTStation: PeerLink {
+    var peerCount: Int { joining ? 1 : GATTStation.raceSeats }
+
+    mutating func nextEvent() throws(GateError) -> LinkEvent? {
+        pending.isEmpty ? nil : pending.removeFirst()
+    }
+
+    /// A notification on the characteristic; nil when that link is not
+    /// up or has not subscribed (the race keeps what matters for later).
+    mutating func send(_ bytes: [UInt8], on channel: LinkChannel, to peer: Int) throws(GateError) -> Int? {
+        if joining { return peer == 0 ? central?.send(bytes, on: channel) : nil }
+        guard let gatt, let i = peers.firstIndex(where: { $0.seat == peer }) else { return nil }
+        let id = channel == .clockSync ? gatt.clockSync : gatt.timingMessages
+        guard let pdu = gatt.server.notification(id, value: bytes, link: peers[i].server) else { return nil }
+        do {
+            guard try peers[i].link.socket.send(pdu) else { return nil }
+        } catch {
+            return nil   // the next receive on the link reports it gone
+        }
+        nextToken += 1
+        return nextToken
+    }
+
+    /// Arms the race's timer for `due` (this box's monotonic clock) unless it
+    /// already is; takes back a fired timer.
+    mutating func wakeRace(atNanos raceDue: Int64?, now: Int64) {
+        raceTimerFired = false
+        var due = raceDue
+        if let c = central?.dueNanos { due = min(due ?? c, c) }
+        guard let timer, let due, due != timerDueNanos else { return }
+        timerDueNanos = due
+        try? timer.schedule(firstNanos: max(due - now, 1_000), intervalNanos: 0)
+    }
+
+    /// The race accepted this peer's join: it may write from now on.
+    mutating func admit(peer: Int) {
+        for i in peers.indices where peers[i].seat == peer { peers[i].values.joined = true }
+    }
+
+    private func freeSeat() -> Int? {
+        (0..<GATTStation.raceSeats).first { seat in !peers.contains { $0.seat == seat } }
     }
 }

@@ -6,18 +6,50 @@ import GateProtocol
 /// shows, says and records what comes back. The race's logic is in
 /// `RaceSource` and `RaceCoordinator`; this is dispatch only.
 extension BoxLoop {
+    /// What the loop asks of the race; `raceStep` hands it the race's link.
+    enum RaceCall {
+        case link, tick
+        case crossing(LocalCrossing)
+        case start(nanos: Int64, source: String)
+        case ready(Bool, reason: String, gatePosition: Double, fps: Int)
+
+        func run<L: PeerLink>(_ race: inout RaceSource, _ link: inout L, now: Int64, wallMillis: Int64) throws(GateError) -> [RaceEffect] {
+            switch self {
+            case .link: return try race.handleLink(&link, now: now, wallMillis: wallMillis)
+            case .tick: return try race.tick(&link, now: now, wallMillis: wallMillis)
+            case .crossing(let c): return try race.localCrossing(c, &link, now: now, wallMillis: wallMillis)
+            case .start(let nanos, let source): return try race.localStart(atNanos: nanos, source: source, &link, now: now, wallMillis: wallMillis)
+            case .ready(let ready, let reason, let position, let fps):
+                return try race.gateReady(ready, reason: reason, gatePosition: position, fps: fps, &link, now: now, wallMillis: wallMillis)
+            }
+        }
+    }
+
+    /// Runs `call` over the race's link: the GATT station's BLE links in
+    /// `run`, the platform's link (the simulated air) otherwise.
+    mutating func raceStep(_ call: RaceCall) throws(GateError) {
+        guard race != nil else { return }
+        let now = platform.nowNanos
+        let wall = platform.wallClockMillis
+        if station != nil {
+            try apply(call.run(&race!, &station!, now: now, wallMillis: wall))
+            station!.wakeRace(atNanos: race!.nextDueNanos, now: platform.nowNanos)
+        } else {
+            try apply(call.run(&race!, &platform.link, now: now, wallMillis: wall))
+        }
+    }
+
     mutating func handleLink() throws(GateError) {
         guard race != nil else {
             // No race configured: drain the link, nothing listens.
             while try platform.link.nextEvent() != nil {}
             return
         }
-        try apply(race!.handleLink(&platform.link, now: platform.nowNanos, wallMillis: platform.wallClockMillis))
+        try raceStep(.link)
     }
 
     mutating func handleRaceTimer() throws(GateError) {
-        guard race != nil else { return }
-        try apply(race!.tick(&platform.link, now: platform.nowNanos, wallMillis: platform.wallClockMillis))
+        try raceStep(.tick)
     }
 
     /// A crossing at this gate: recorded here at once (nothing recorded is
@@ -43,7 +75,7 @@ extension BoxLoop {
         let local = LocalCrossing(timeNanos: crossing.timeNanos, frameIndex: Int64(crossing.frameIndex),
                                   interpolationOffsetMs: crossing.interpolationOffsetMs, uncertaintyMs: crossing.uncertaintyMs,
                                   occupancyAtTrigger: crossing.occupancyAtTrigger, speedMps: speed)
-        try apply(race!.localCrossing(local, &platform.link, now: platform.nowNanos, wallMillis: platform.wallClockMillis))
+        try raceStep(.crossing(local))
     }
 
     /// What the race asks the loop to do: record, say, show.

@@ -163,7 +163,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         try log.append(header.jsonLine())
         self.header = header
         if let race = configuration.race {
-            say("session \(log.sessionId): race \(race.sessionId)" + (race.role.map { ", the " + $0.wire + " gate" } ?? "") + ", \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps")
+            say("session \(log.sessionId): race \(race.sessionId)" + (race.role.map { ", the " + $0.wire + " gate" } ?? "") + ", \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps"
+                + (configuration.simulated ? "" : "; press the button to arm"))
         } else {
             say("session \(log.sessionId): solo, \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
         }
@@ -182,7 +183,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             }
         }
         if ready.contains(.link) { try handleLink() }
-        if ready.contains(.station) { handleStation() }
+        if ready.contains(.station) { try handleStation() }
         if ready.contains(.raceTimer) { try handleRaceTimer() }
         if ready.contains(.buttons) { try handleButtons() }
         if ready.contains(.motion) { try handleMotion() }
@@ -369,8 +370,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     private mutating func start(atNanos nanos: Int64, source: String, how: String) throws(GateError) {
         if race != nil {
             say(how + " at " + String(nanos) + " ns: the race's start")
-            return try apply(race!.localStart(atNanos: nanos, source: source, &platform.link, now: platform.nowNanos,
-                                              wallMillis: platform.wallClockMillis))
+            return try raceStep(.start(nanos: nanos, source: source))
         }
         let before = session.state
         guard let run = session.start(atNanos: nanos) else {
@@ -392,8 +392,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         if race != nil {
             let armed = now == .armed || now == .running
             let format = platform.camera.format
-            try apply(race!.gateReady(armed, reason: armed ? "" : "gate " + now.name, gatePosition: configuration.detector.gatePosition,
-                                      fps: format.fps, &platform.link, now: platform.nowNanos, wallMillis: platform.wallClockMillis))
+            try raceStep(.ready(armed, reason: armed ? "" : "gate " + now.name, gatePosition: configuration.detector.gatePosition,
+                                fps: format.fps))
         }
         switch now {
         case .stabilising: try platform.lights.show(.stabilising, atNanos: platform.nowNanos)

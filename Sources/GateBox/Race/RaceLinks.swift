@@ -116,6 +116,9 @@ extension RaceCoordinator {
         ensureLink(peer)
         guard links[peer].connected else { return }
         links[peer].connected = false
+        // A central that never joined (a phone reading Device Info) is no
+        // box of the race: its going is nothing to show.
+        if isHost && links[peer].deviceId == nil { return }
         var line = "race: " + boxName(peer)
         if let silentNanos {
             line += " silent for " + String(silentNanos / 1_000_000_000) + " s: link lost"

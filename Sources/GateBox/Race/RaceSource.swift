@@ -54,6 +54,10 @@ struct RaceSource {
         var out: [RaceEffect] = []
         while let event = try link.nextEvent() {
             switch event {
+            case .connected(let peer, _, _, _), .disconnected(let peer), .received(let peer, _, _, _), .completed(let peer, _, _):
+                ensure(peer)
+            }
+            switch event {
             case .connected(let peer, let role, let interval, let payload):
                 payloadBytes[peer] = payload
                 reassemblers[peer].reset()
@@ -135,6 +139,22 @@ struct RaceSource {
 
     // MARK: - Inside
 
+    /// A link numbered past those known at the start (a BLE peer accepted
+    /// later) gets its own sync, fragmenting and reassembly.
+    private mutating func ensure(_ peer: Int) {
+        while sync.count <= peer {
+            linkRoles.append(.central)
+            intervals.append(0)
+            sync.append(nil)
+            fragmenters.append(Fragmenter())
+            reassemblers.append(Reassembler())
+            payloadBytes.append(20)
+            toldCanTime.append(false)
+            toldRounds.append(0)
+            nextSyncNanos.append(nil)
+        }
+    }
+
     private mutating func startSync(_ peer: Int, precise: Bool, now: Int64) {
         var exchange = ClockSyncExchange(initiates: coordinator.isHost, precise: precise,
                                          linkRole: linkRoles[peer] == .central ? .central : .peripheral, intervalNanos: intervals[peer])
@@ -205,6 +225,7 @@ struct RaceSource {
             guard case .send(let payload, let to) = effect else { out.append(effect); continue }
             let message = TimingMessage(timestamp: wallMillis, deviceId: coordinator.deviceId, payload: payload)
             let bytes = message.encoded()
+            if case .sessionJoinAccepted = payload, let to { link.admit(peer: to) }
             if let to {
                 try sendMessage(bytes, to: to, &link)
             } else {

@@ -36,6 +36,14 @@ public protocol PeerLink {
     /// Queues one ATT payload for `peer`; its token for the `completed`
     /// event, or nil when the peer is not connected.
     mutating func send(_ bytes: [UInt8], on channel: LinkChannel, to peer: Int) throws(GateError) -> Int?
+    /// The race accepted the box or phone on `peer` into its session: from
+    /// now on it may write (seed 002 section 8). Links that need no such
+    /// rule (the simulated air) ignore it.
+    mutating func admit(peer: Int)
+}
+
+extension PeerLink {
+    public mutating func admit(peer: Int) {}
 }
 
 /// A box with no links: it races alone.

@@ -13,6 +13,7 @@ public struct Errno: Error, Equatable, Hashable, Sendable {
     public static let noEntry = Errno(ENOENT)
     public static let exists = Errno(EEXIST)
     public static let noDevice = Errno(ENODEV)
+    public static let notConnected = Errno(ENOTCONN)
     public static let ioError = Errno(EIO)
     public static let brokenPipe = Errno(EPIPE)
     public static let invalidArgument = Errno(EINVAL)

@@ -1,0 +1,236 @@
+import GateCore
+import GateDevices
+import GateProtocol
+
+/// A joining box's one link to its host (race = join), the central side of
+/// seed 002 section 2.2: scan for the service UUID, connect without
+/// blocking, find the host's handles and subscribe (`GatePeerDiscovery`),
+/// then carry the race's messages as Write Commands and hand it the
+/// host's notifications, with the kernel's receive stamps. It is the race's
+/// link 0; the `GATTStation` owns it and feeds it mgmt's notices.
+///
+/// A link that drops is tried again at once three times, then with a
+/// backoff doubling to 30 s, for as long as the session lasts (seed 002
+/// section 7.1); the race sends what it kept once the link is back.
+struct GATTCentral {
+    private enum Phase {
+        /// Discovery runs; the first host advertising the service is taken.
+        case scanning
+        /// connect() is under way since `since`; mgmt's Device Connected ends it.
+        case connecting(ATTSocket, since: Int64)
+        /// Connected: MTU, service, characteristics, CCCDs.
+        case discovering
+        case ready(GatePeerHandles)
+        /// Down: scan again at `at`.
+        case waiting(at: Int64)
+    }
+
+    private let adapter: BluetoothAddress
+    private let service = AdvertisingData.uuid(gateServiceUUIDText)!
+    private var phase = Phase.waiting(at: 0)
+    private var host: BluetoothAddress?
+    private var link: BLELink?
+    private var slot = -1
+    private var client = GATTClient()
+    private var discovery = GatePeerDiscovery()
+    /// Reconnects since the link was last ready.
+    private var attempts = 0
+    private var nextToken = 0
+
+    static let connectTimeoutNanos: Int64 = 10_000_000_000
+
+    init(adapter: BluetoothAddress) { self.adapter = adapter }
+
+    /// When the central wants its timer: a connect's timeout, a retry.
+    var dueNanos: Int64? {
+        switch phase {
+        case .connecting(_, let since): return since + GATTCentral.connectTimeoutNanos
+        case .waiting(let at): return at
+        default: return nil
+        }
+    }
+
+    var isReady: Bool { if case .ready = phase { return true } else { return false } }
+
+    /// mgmt's notices: a host found, a connection made.
+    mutating func notice<P: GatePlatform>(_ notice: BluetoothController.Notice, controller: inout BluetoothController,
+                                          platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
+        switch (phase, notice) {
+        case (.scanning, .found(let address, let rssi, let data)) where data.advertises(service):
+            controller.stopDiscovery()
+            say("bluetooth: found host " + address.text + " " + (data.name ?? "") + " rssi " + String(rssi) + "; connecting")
+            connect(to: address, platform: &platform, now: now, say: say)
+        case (.scanning, .discovering(false)):
+            controller.startDiscovery()
+        case (.connecting, .connected(let address)) where address.bytes == host?.bytes:
+            finishConnect(platform: &platform, now: now, events: &events, say: say)
+        case (.connecting, .connectFailed(let address, let status)) where address.bytes == host?.bytes:
+            drop("the connection failed (" + status.name + ")", platform: &platform, now: now, events: &events, say: say)
+        default:
+            break
+        }
+    }
+
+    /// mgmt refused to scan (the controller is off): try again later.
+    mutating func discoveryRefused(_ why: String, now: Int64, say: (String) -> Void) {
+        guard case .scanning = phase else { return }
+        attempts += 1
+        let wait = backoffNanos()
+        phase = .waiting(at: now + wait)
+        say("bluetooth: " + why + "; looking for the host again in " + DecimalText.fixed(Double(wait) / 1e9, places: 1) + " s")
+    }
+
+    /// Timeouts and retries; call when the timer fires or anything is ready.
+    mutating func tick<P: GatePlatform>(controller: inout BluetoothController, platform: inout P, now: Int64,
+                                        events: inout [LinkEvent], say: (String) -> Void) {
+        switch phase {
+        case .waiting(let at) where now >= at:
+            phase = .scanning
+            controller.startDiscovery()
+        case .connecting(_, let since) where now - since >= GATTCentral.connectTimeoutNanos:
+            drop("no connection in " + String(GATTCentral.connectTimeoutNanos / 1_000_000_000) + " s", platform: &platform, now: now,
+                 events: &events, say: say)
+        case .connecting:
+            // Device Connected may come before the socket is ready: look again.
+            finishConnect(platform: &platform, now: now, events: &events, say: say)
+        default:
+            break
+        }
+    }
+
+    /// Reads what the host sent: discovery's answers, then notifications.
+    mutating func receive<P: GatePlatform>(buffer: UnsafeMutableRawBufferPointer, platform: inout P, now: Int64,
+                                           events: inout [LinkEvent], say: (String) -> Void) {
+        while let socket = link?.socket {
+            let packet: ATTPacket?
+            do { packet = try socket.receive(buffer: buffer) } catch {
+                return drop(error.message, platform: &platform, now: now, events: &events, say: say)
+            }
+            guard let packet else { return }
+            guard !packet.bytes.isEmpty else { return drop("the host closed the link", platform: &platform, now: now, events: &events, say: say) }
+            guard ATTOpcode.route(packet.bytes[0]) != .server else { continue }   // the host asks nothing of its centrals
+            var output = client.receive(packet.bytes)
+            if case .ready = phase {} else { output = discovery.absorb(output, client: &client) }
+            for pdu in output.send { guard sendPDU(pdu) else { return drop("the send queue is full", platform: &platform, now: now, events: &events, say: say) } }
+            for event in output.events {
+                guard case .ready(let handles) = phase, case .notification(let handle, let value) = event else { continue }
+                if handle == handles.timingMessages || handle == handles.clockSync {
+                    events.append(.received(peer: 0, channel: handle == handles.clockSync ? .clockSync : .messages, bytes: value,
+                                            stampNanos: packet.stampNanos))
+                }
+            }
+            if case .discovering = phase { checkDiscovery(events: &events, platform: &platform, now: now, say: say) }
+        }
+    }
+
+    /// Clock Sync as a Write Command (its timing is the point; the
+    /// characteristic takes them); Timing Messages as Write Requests, which
+    /// it requires: one out at a time, the rest queued in the client.
+    mutating func send(_ bytes: [UInt8], on channel: LinkChannel) -> Int? {
+        guard case .ready(let handles) = phase else { return nil }
+        if channel == .clockSync && handles.clockSyncWithoutResponse {
+            guard sendPDU(client.writeCommand(handle: handles.clockSync, value: bytes)) else { return nil }
+        } else {
+            let output = client.start(.write(handle: channel == .clockSync ? handles.clockSync : handles.timingMessages, value: bytes))
+            for pdu in output.send { guard sendPDU(pdu) else { return nil } }
+        }
+        nextToken += 1
+        return nextToken
+    }
+
+    mutating func close<P: GatePlatform>(platform: inout P) {
+        if case .connecting(let socket, _) = phase {
+            platform.unwatch(slot)
+            socket.close()
+        }
+        if let link {
+            platform.unwatch(slot)
+            link.close()
+        }
+        link = nil
+        phase = .waiting(at: Int64.max)
+    }
+
+    // MARK: - Inside
+
+    private mutating func connect<P: GatePlatform>(to address: BluetoothAddress, platform: inout P, now: Int64, say: (String) -> Void) {
+        host = address
+        let socket: ATTSocket
+        do { socket = try ATTSocket.connect(from: adapter, to: address) } catch {
+            say("bluetooth: " + error.message)
+            phase = .waiting(at: now + backoffNanos())
+            return
+        }
+        guard let watched = platform.watch(socket.descriptor) else {
+            socket.close()
+            say("bluetooth: no room in the wait for the link to the host")
+            phase = .waiting(at: now + backoffNanos())
+            return
+        }
+        slot = watched
+        phase = .connecting(socket, since: now)
+    }
+
+    private mutating func finishConnect<P: GatePlatform>(platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
+        guard case .connecting(let socket, _) = phase else { return }
+        let linked: BLELink
+        do {
+            guard try socket.finishConnect() else { return }
+            linked = try BLELink(socket)
+        } catch {
+            // Not connected yet (the handle is not known): the timer looks again.
+            if error.errno == .notConnected { return }
+            return drop(error.message, platform: &platform, now: now, events: &events, say: say)
+        }
+        link = linked
+        client = GATTClient()
+        discovery = GatePeerDiscovery()
+        phase = .discovering
+        say("bluetooth: connected to host " + linked.peer.text + " (handle " + String(linked.handle) + "); finding its service")
+        let output = discovery.absorb(discovery.start(&client), client: &client)
+        for pdu in output.send { guard sendPDU(pdu) else { return drop("the send queue is full", platform: &platform, now: now, events: &events, say: say) } }
+    }
+
+    private mutating func checkDiscovery<P: GatePlatform>(events: inout [LinkEvent], platform: inout P, now: Int64, say: (String) -> Void) {
+        switch discovery.state {
+        case .ready(let handles):
+            phase = .ready(handles)
+            attempts = 0
+            say("bluetooth: host " + (host?.text ?? "") + " ready: ATT MTU " + String(client.mtu) + ", subscribed to Timing Messages and Clock Sync")
+            events.append(.connected(peer: 0, role: .central, intervalNanos: link?.parameters?.intervalNanos ?? 30_000_000,
+                                     payloadBytes: client.mtu - 3))
+        case .failed(let why):
+            drop("the host's GATT service: " + why, platform: &platform, now: now, events: &events, say: say)
+        default:
+            break
+        }
+    }
+
+    private mutating func drop<P: GatePlatform>(_ why: String, platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
+        if case .ready = phase { events.append(.disconnected(peer: 0)) }
+        if case .connecting(let socket, _) = phase {
+            platform.unwatch(slot)
+            socket.close()
+        }
+        if let link {
+            platform.unwatch(slot)
+            link.close()
+        }
+        link = nil
+        attempts += 1
+        let wait = backoffNanos()
+        phase = .waiting(at: now + wait)
+        say("bluetooth: link to the host: " + why + "; trying again in " + DecimalText.fixed(Double(wait) / 1e9, places: 1) + " s")
+    }
+
+    /// Three quick tries, then 2 s doubling to 30 s.
+    private func backoffNanos() -> Int64 {
+        if attempts <= 3 { return 500_000_000 }
+        return min(30_000_000_000, 2_000_000_000 << Int64(min(attempts - 4, 4)))
+    }
+
+    private func sendPDU(_ pdu: [UInt8]) -> Bool {
+        guard let link else { return false }
+        return (try? link.socket.send(pdu)) ?? false
+    }
+}
