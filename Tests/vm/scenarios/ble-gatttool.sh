@@ -7,9 +7,10 @@
 #  - Device Info reads back (Read + Read Blob at MTU 23) as seed 002's JSON;
 #  - a write to Timing Messages that is not a session_join is refused
 #    (Insufficient Authorization: the peer has not joined);
-#  - a session_join written in 20-byte fragments is answered by
-#    notifications (this box has no race session in `run`: seed 002's
-#    error message, NO_SESSION);
+#  - the box hosts a race (race = host, session code 482913): a
+#    session_join written in 20-byte fragments is answered by notifications
+#    that reassemble to seed 002's session_join_accepted, and from then on
+#    the same link may write Clock Sync;
 #  - btmon's capture decodes.
 # Needs /bin/ts-gate and /bin/board.conf (board/vm-rig/board.conf).
 . /scenarios/lib.sh
@@ -21,7 +22,7 @@ HCI1=00:AA:01:01:00:01
 /usr/bin/btmon -w /tmp/gatt.snoop >/dev/null 2>&1 &
 monpid=$!
 
-printf 'bluetooth = hci1\n' >/tmp/box.conf
+printf 'bluetooth = hci1\nrace = host\nrace.session = 482913\nrace.gates = 0, 30\n' >/tmp/box.conf
 start_box /tmp/box.conf
 wait_for 10 grep -q "bluetooth: hci1 $HCI1 serving seed 002's GATT service as ts-gate-0001" /tmp/run.out ||
     fail "the box did not serve GATT on hci1: $(grep bluetooth /tmp/run.out | tr '\n' ' ')"
@@ -48,7 +49,7 @@ info=""
 for h in $hex; do info="$info$(printf "\\$(printf %o "0x$h")")"; done
 echo "Device Info: $info"
 case "$info" in
-    '{"deviceId":"ts-gate-vm-rig","deviceName":"ts-gate-0001","platform":"ts-gate",'*'"protocolVersion":"1.0","capabilities":{'*'}}') ;;
+    '{"deviceId":"ts-gate-0001","deviceName":"ts-gate-0001","platform":"ts-gate",'*'"protocolVersion":"1.0","capabilities":{'*'}}') ;;
     *) fail "Device Info is not seed 002's JSON: $(cat /tmp/info.out)" ;;
 esac
 [ "${#info}" -gt 22 ] || fail "Device Info shorter than one MTU-23 read: no Read Blob exercised"
@@ -66,7 +67,7 @@ grep -qi 'authorization' /tmp/refused2.out || fail "a Clock Sync write before jo
 
 # session_join in 17-byte chunks behind a 3-byte header (id 2), one Write
 # Request each, in gatttool's interactive mode (one link, subscribed first).
-join='{"type":"session_join","timestamp":1706000000000,"deviceId":"gatttool","payload":{"sessionId":"s1","requestedRole":"finish"}}'
+join='{"type":"session_join","timestamp":1706000000000,"deviceId":"gatttool","payload":{"sessionId":"482913","requestedRole":"finish"}}'
 jhex=$(printf '%s' "$join" | od -An -v -tx1 | tr -d ' \n')
 n=$(( (${#jhex} / 2 + 16) / 17 ))
 sleep 2
@@ -81,11 +82,24 @@ sleep 2
         i=$((i + 1))
     done
     sleep 3
-} | timeout 30 $G -I >/tmp/join.out 2>&1
-sed 's/\x1b\[[0-9;]*m//g' /tmp/join.out | grep -v '^\[' | head -40
+    # Joined: Clock Sync takes this link's writes now.
+    echo "char-write-req 0x000e 0100"; sleep 2
+} | timeout 40 $G -I >/tmp/join.out 2>&1
+sed 's/\x1b\[[0-9;]*m//g' /tmp/join.out | grep -v '^\[' | head -60
 nots=$(grep -c 'Notification handle = 0x0009' /tmp/join.out)
 [ "$nots" -ge 2 ] || fail "no fragmented notifications answered the session_join ($nots)"
-grep -q "session_join from .* no session on this box, answering error NO_SESSION" /tmp/run.out || fail "the box did not answer the session_join"
+# Every notification's value after its 3-byte fragment header, in order.
+answer=""
+for h in $(sed -n 's/\x1b\[[0-9;]*m//g; s/.*Notification handle = 0x0009 value: \([0-9a-f ]*\).*/\1/p' /tmp/join.out | cut -c10- | tr -d '\r'); do
+    answer="$answer$(printf "\\$(printf %o "0x$h")")"
+done
+echo "notified: $answer"
+case "$answer" in
+    *'"type":"session_join_accepted"'*'"sessionId":"482913","assignedRole":"finish"'*) ;;
+    *) fail "the notifications do not reassemble to session_join_accepted for session 482913 as the finish" ;;
+esac
+grep -q "race: finish gate (box gatttool) joined at 30 m" /tmp/run.out || fail "the box did not log the join"
+grep -q "Characteristic value was written successfully" /tmp/join.out || fail "Clock Sync refused a joined link's write"
 grep bluetooth /tmp/run.out
 grep -q "^.* bluetooth: link from 00:AA:01:00:00:00" /tmp/run.out || fail "the box logged no link"
 
@@ -94,5 +108,5 @@ kill "$monpid"; sleep 0.5
 /usr/bin/btmon -r /tmp/gatt.snoop >/tmp/btmon.txt 2>&1 || fail "btmon -r failed"
 grep -c 'ATT:' /tmp/btmon.txt
 grep -qi 'Insufficient Authorization' /tmp/btmon.txt || fail "btmon shows no Insufficient Authorization"
-pass "ble-gatttool: run serves GATT; primary, characteristics, Device Info, refusal, session_join answered"
+pass "ble-gatttool: run serves GATT; primary, characteristics, Device Info, refusal, session_join accepted over notifications"
 finish

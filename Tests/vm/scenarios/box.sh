@@ -6,8 +6,10 @@
 #   gpio     gpio-sim chip gpiochip0: line 0 button, 1 LED, 2 buzzer, 3 touch pad
 #   speaker  snd-aloop, hw:0,0
 
+# VIVID_DEVS=2 before it gives a second camera (/dev/video2, its own HDMI
+# input) for a second box in the same VM.
 setup_box_devices() {
-    load vivid n_devs=1 node_types=0x101
+    load vivid n_devs=${VIVID_DEVS:-1} node_types=0x101
     wait_for 5 test -c /dev/video0 || fail "vivid: no /dev/video0"
     /usr/bin/v4l2-ctl -d /dev/video0 -i 3 --set-dv-bt-timings index=0 >/dev/null ||
         fail "vivid: cannot set the HDMI input to 640x480p59.94"
