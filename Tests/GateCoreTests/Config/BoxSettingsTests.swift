@@ -83,4 +83,29 @@ import Testing
             #expect(error.problem.hasPrefix("unknown key 'camera.framerate' (known keys: board, camera.device, camera.width"))
         }
     }
+
+    @Test func readsARaceOfBoxes() throws {
+        let host = try apply("race = host\nrace.gates = 0, 10, 30.5\nrace.role = finish\nrace.session = 004213\n")
+        #expect(host.race == .host)
+        #expect(host.raceGatesMetres == [0, 10, 30.5])
+        #expect(host.raceRole == "finish")
+        #expect(host.raceSession == "004213")
+        try host.validate()
+        let alone = try apply("race.session = auto\n")
+        #expect(alone.race == .solo && alone.raceSession == nil && alone.raceGatesMetres == [0, 30])
+    }
+
+    @Test(arguments: ["race = both", "race.gates = 5, 30", "race.gates = 0", "race.gates = 0, 30, 20", "race.gates = 0, 10, 20, 30, 40",
+                      "race.role = judge", "race.session = 12345", "race.session = 12a456"])
+    func refusesABadRaceKey(line: String) {
+        #expect(throws: ConfigError.self) { try apply(line + "\n") }
+    }
+
+    @Test func aJoinerNeedsTheHostsCode() throws {
+        let joiner = try apply("board = x\nrace = join\n")
+        #expect(throws: ConfigError(file: "t.conf", line: 2,
+                                    problem: "race = join needs race.session, the host's 6-digit session code (the host logs it at start)")) {
+            try joiner.validate()
+        }
+    }
 }
