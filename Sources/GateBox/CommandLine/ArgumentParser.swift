@@ -49,7 +49,9 @@ public enum ArgumentParser {
                 case "--scan": options.scan = true
                 case "--controller": options.controller = try cursor.value(for: argument, accepts: "a controller such as hci0")
                 case "--seconds": options.seconds = try cursor.decimal(for: argument, in: 1...120, accepts: "seconds to scan, 1 to 120")
-                default: throw unknown(argument, accepted: "--scan, --controller, --seconds")
+                case "--forget": options.forget = try cursor.value(for: argument, accepts: "a bonded peer's address such as 00:AA:01:01:00:01")
+                case "--data-dir": options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
+                default: throw unknown(argument, accepted: "--scan, --controller, --seconds, --forget, --data-dir")
                 }
             }
             return .peers(options)

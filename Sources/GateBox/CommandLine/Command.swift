@@ -113,6 +113,9 @@ public struct PeersOptions: Equatable {
     /// "hci1"; nil: the first controller.
     public var controller: String?
     public var seconds = 5.0
+    /// Forget the bonded peer at this address.
+    public var forget: String?
+    public var dataDirectory: String?
     public init() {}
 }
 
