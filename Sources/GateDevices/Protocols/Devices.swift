@@ -79,6 +79,8 @@ public enum IndicatorPattern: Equatable {
     case crossing
     /// Fast blink and long buzz: something needs a person.
     case error
+    /// Double blink each second, two chirps at first: pairing mode (60 s).
+    case pairing
 
     public var name: String {
         switch self {
@@ -87,6 +89,7 @@ public enum IndicatorPattern: Equatable {
         case .armed: return "armed"
         case .crossing: return "crossing"
         case .error: return "error"
+        case .pairing: return "pairing"
         }
     }
 }

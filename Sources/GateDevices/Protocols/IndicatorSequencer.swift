@@ -6,6 +6,7 @@
 ///   armed        LED on                              (ready)
 ///   crossing     LED and buzzer 150 ms, then steady  (timed)
 ///   error        LED 100/100 ms, buzzer the first 0.6 s (needs a person)
+///   pairing      LED twice 100 ms each second, two 50 ms chirps at first (pairing mode)
 public struct IndicatorSequencer: Equatable {
     public private(set) var pattern: IndicatorPattern = .off
     /// The pattern a crossing flash returns to.
@@ -57,6 +58,17 @@ public struct IndicatorSequencer: Equatable {
             var next = nanos - phase + (on ? 100_000_000 : 200_000_000)
             if buzzing { next = min(next, start + 600_000_000) }
             return Output(led: on, buzzer: buzzing, nextChangeNanos: next)
+        case .pairing:
+            let ms: Int64 = 1_000_000
+            let phase = elapsed % (1000 * ms)
+            let led = phase < 100 * ms || (phase >= 200 * ms && phase < 300 * ms)
+            let buzzer = elapsed < 50 * ms || (elapsed >= 100 * ms && elapsed < 150 * ms)
+            var next = nanos - phase + 1000 * ms
+            for edge in [50 * ms, 100 * ms, 150 * ms, 200 * ms, 300 * ms] where edge > phase {
+                next = nanos - phase + edge
+                break
+            }
+            return Output(led: led, buzzer: buzzer, nextChangeNanos: next)
         }
     }
 }

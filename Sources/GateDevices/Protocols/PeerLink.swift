@@ -40,10 +40,14 @@ public protocol PeerLink {
     /// now on it may write (seed 002 section 8). Links that need no such
     /// rule (the simulated air) ignore it.
     mutating func admit(peer: Int)
+    /// The peer on `peer` is a bonded box over an encrypted link: it may
+    /// join without the session code. The simulated air trusts no one.
+    func isTrusted(peer: Int) -> Bool
 }
 
 extension PeerLink {
     public mutating func admit(peer: Int) {}
+    public func isTrusted(peer: Int) -> Bool { false }
 }
 
 /// A box with no links: it races alone.

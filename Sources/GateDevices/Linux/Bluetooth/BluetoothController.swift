@@ -15,6 +15,9 @@ public struct BluetoothController {
     /// not resume advertising by itself).
     var advertisement: MgmtCommand?
     public private(set) var discovering = false
+    /// SMP's confirmation requests are accepted: always for the command-line
+    /// tools; in `run` only in pairing mode (the 5 s hold).
+    public var acceptsPairing = true
     public var isIdle: Bool { queue.isIdle }
 
     public var deviceName: String { "hci" + String(index) }
@@ -77,6 +80,9 @@ public struct BluetoothController {
         queue.enqueue(.removeAdvertising(index, instance: 0))
     }
 
+    /// Gives the kernel back the bonds kept on the card.
+    public mutating func loadKeys(_ keys: [LongTermKey]) { queue.enqueue(.loadLongTermKeys(index, keys)) }
+
     public mutating func startDiscovery() { queue.enqueue(.startDiscovery(index)) }
     public mutating func stopDiscovery() { queue.enqueue(.stopDiscovery(index)) }
     public mutating func disconnect(_ peer: BluetoothAddress) { queue.enqueue(.disconnect(index, peer)) }
@@ -104,10 +110,9 @@ public struct BluetoothController {
             return .connectFailed(address, status)
         case .userConfirmRequest(_, let address, _, let value):
             // Even Just Works asks (the kernel stalls SMP ~31 s without an
-            // answer). Whether a peer may pair is decided by pairing mode
-            // above this layer; here every request is accepted.
-            queue.enqueue(.userConfirmReply(index, address, accept: true))
-            return .pairingConfirmed(address, value: value, accepted: true)
+            // answer): answered at once, yes only while pairing is allowed.
+            queue.enqueue(.userConfirmReply(index, address, accept: acceptsPairing))
+            return .pairingConfirmed(address, value: value, accepted: acceptsPairing)
         case .authenticationFailed(_, let address, let status):
             return .pairingFailed(address, status)
         case .newLongTermKey(_, let key):

@@ -15,6 +15,7 @@ public enum MgmtOpcode: UInt16, Sendable, CaseIterable {
     case setBondable = 0x0009
     case setLE = 0x000D
     case setLocalName = 0x000F
+    case loadLongTermKeys = 0x0013
     case disconnect = 0x0014
     case setIOCapability = 0x0018
     case userConfirmReply = 0x001C
@@ -35,6 +36,7 @@ public enum MgmtOpcode: UInt16, Sendable, CaseIterable {
         case .setBondable: return "Set Bondable"
         case .setLE: return "Set LE"
         case .setLocalName: return "Set Local Name"
+        case .loadLongTermKeys: return "Load Long Term Keys"
         case .disconnect: return "Disconnect"
         case .setIOCapability: return "Set IO Capability"
         case .userConfirmReply: return "User Confirm Reply"
@@ -170,6 +172,25 @@ public struct MgmtCommand: Equatable, Sendable {
     public static func setIOCapability(_ index: UInt16, _ capability: IOCapability) -> MgmtCommand {
         MgmtCommand(.setIOCapability, index: index, [capability.rawValue])
     }
+    /// The bonds kept in the bonded peers' file, given back to the kernel at
+    /// power-on (without bluetoothd nothing else remembers them). Replaces
+    /// the kernel's list.
+    public static func loadLongTermKeys(_ index: UInt16, _ keys: [LongTermKey]) -> MgmtCommand {
+        var p: [UInt8] = []
+        LittleEndianBytes.append(UInt16(keys.count), to: &p)
+        for key in keys {
+            p.append(contentsOf: key.address.bytes)
+            p.append(key.address.type.rawValue)
+            p.append(key.keyType)
+            p.append(key.central ? 1 : 0)
+            p.append(key.encryptionSize)
+            LittleEndianBytes.append(key.ediv, to: &p)
+            p.append(contentsOf: key.rand)
+            p.append(contentsOf: key.value)
+        }
+        return MgmtCommand(.loadLongTermKeys, index: index, p)
+    }
+
     public static func userConfirmReply(_ index: UInt16, _ address: BluetoothAddress, accept: Bool) -> MgmtCommand {
         MgmtCommand(accept ? .userConfirmReply : .userConfirmNegativeReply, index: index, address.bytes + [address.type.rawValue])
     }
