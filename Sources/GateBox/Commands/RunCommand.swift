@@ -63,7 +63,7 @@ enum RunCommand {
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         defer { loop.releasePlatform() }
-        loop.startStation(settings)
+        loop.startStation(settings, dataDirectory: options.dataDirectory ?? settings.dataDirectory)
         return try loop.run()
     }
 }

@@ -50,7 +50,8 @@ enum RunRace {
                 + settings.raceGatesMetres.map { RaceWords.metres($0) }.joined(separator: ", ") + ", holding the "
                 + RaceWords.gate(role ?? .start))
         } else {
-            console.line("race: this box joins session " + code + " as the " + RaceWords.gate(role ?? .finish))
+            console.line("race: this box joins " + (code.isEmpty ? "the host it has bonded with (hold the button 5 s on both boxes to pair them)"
+                : "session " + code) + " as the " + RaceWords.gate(role ?? .finish))
         }
         return setup
     }

@@ -18,6 +18,9 @@ struct GATTCentral {
         case scanning
         /// connect() is under way since `since`; mgmt's Device Connected ends it.
         case connecting(ATTSocket, since: Int64)
+        /// Connected; encryption asked for (pairing, or a bonded host's key)
+        /// since `since`: nothing can be sent until it is in force.
+        case securing(since: Int64)
         /// Connected: MTU, service, characteristics, CCCDs.
         case discovering
         case ready(GatePeerHandles)
@@ -36,15 +39,27 @@ struct GATTCentral {
     /// Reconnects since the link was last ready.
     private var attempts = 0
     private var nextToken = 0
+    /// Pairing mode: any host found may be paired with.
+    var pairing = false
+    /// Hosts bonded with: connected to without a code, over encryption.
+    var bondedHosts: [BluetoothAddress] = []
+    /// This box has the host's session code: any host found may be joined.
+    let hasCode: Bool
 
     static let connectTimeoutNanos: Int64 = 10_000_000_000
 
-    init(adapter: BluetoothAddress) { self.adapter = adapter }
+    init(adapter: BluetoothAddress, hasCode: Bool, bondedHosts: [BluetoothAddress]) {
+        self.adapter = adapter
+        self.hasCode = hasCode
+        self.bondedHosts = bondedHosts
+    }
+
+    private func isBonded(_ address: BluetoothAddress) -> Bool { bondedHosts.contains { $0.bytes == address.bytes } }
 
     /// When the central wants its timer: a connect's timeout, a retry.
     var dueNanos: Int64? {
         switch phase {
-        case .connecting(_, let since): return since + GATTCentral.connectTimeoutNanos
+        case .connecting(_, let since), .securing(let since): return since + GATTCentral.connectTimeoutNanos
         case .waiting(let at): return at
         default: return nil
         }
@@ -57,6 +72,8 @@ struct GATTCentral {
                                           platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
         switch (phase, notice) {
         case (.scanning, .found(let address, let rssi, let data)) where data.advertises(service):
+            // Without the code, only a bonded host, or any in pairing mode.
+            guard hasCode || pairing || isBonded(address) else { return }
             controller.stopDiscovery()
             say("bluetooth: found host " + address.text + " " + (data.name ?? "") + " rssi " + String(rssi) + "; connecting")
             connect(to: address, platform: &platform, now: now, say: say)
@@ -93,6 +110,11 @@ struct GATTCentral {
         case .connecting:
             // Device Connected may come before the socket is ready: look again.
             finishConnect(platform: &platform, now: now, events: &events, say: say)
+        case .securing(let since) where now - since >= GATTCentral.connectTimeoutNanos:
+            drop("not encrypted " + String(GATTCentral.connectTimeoutNanos / 1_000_000_000) + " s after asking", platform: &platform,
+                 now: now, events: &events, say: say)
+        case .securing:
+            checkSecurity(platform: &platform, now: now, events: &events, say: say)
         default:
             break
         }
@@ -183,10 +205,28 @@ struct GATTCentral {
             return drop(error.message, platform: &platform, now: now, events: &events, say: say)
         }
         link = linked
+        let secure = pairing || isBonded(linked.peer)
+        say("bluetooth: connected to host " + linked.peer.text + " (handle " + String(linked.handle) + ")"
+            + (secure ? "; encrypting (" + (isBonded(linked.peer) ? "bonded" : "pairing") + ")" : "; finding its service"))
+        guard secure else { return discover(platform: &platform, now: now, events: &events, say: say) }
+        do { try linked.socket.requestSecurity(.medium) } catch {
+            return drop(error.message, platform: &platform, now: now, events: &events, say: say)
+        }
+        phase = .securing(since: now)
+    }
+
+    /// Encryption in force: on to the host's GATT service.
+    private mutating func checkSecurity<P: GatePlatform>(platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
+        guard let link, let level = try? link.socket.security(), level.level >= 2 else { return }
+        say("bluetooth: link to the host encrypted (security level " + String(level.level) + ", key size " + String(level.keySize)
+            + "); finding its service")
+        discover(platform: &platform, now: now, events: &events, say: say)
+    }
+
+    private mutating func discover<P: GatePlatform>(platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
         client = GATTClient()
         discovery = GatePeerDiscovery()
         phase = .discovering
-        say("bluetooth: connected to host " + linked.peer.text + " (handle " + String(linked.handle) + "); finding its service")
         let output = discovery.absorb(discovery.start(&client), client: &client)
         for pdu in output.send { guard sendPDU(pdu) else { return drop("the send queue is full", platform: &platform, now: now, events: &events, say: say) } }
     }

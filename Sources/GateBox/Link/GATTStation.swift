@@ -40,7 +40,16 @@ struct GATTStation {
     private let raceListens: Bool
     /// race = join: this box's one link is to a host, as its central.
     private let joining: Bool
+    /// A joiner was given the host's session code (else: bonded hosts only).
+    private let hasCode: Bool
     private var central: GATTCentral?
+    /// The bonded peers' file's directory, and the bonds read from it.
+    private let dataDirectory: String
+    private var bonded: [BondedPeer]
+    /// Pairing mode (the button held 5 s) ends at this instant.
+    private var pairingUntilNanos: Int64?
+    /// What the loop shows for the station (pairing's LED and buzzer).
+    var notices: [StationNotice] = []
     /// What the race has not taken yet, in order.
     private var pending: [LinkEvent] = []
     private var nextToken = 0
@@ -54,8 +63,8 @@ struct GATTStation {
 
     /// Opens mgmt and asks for the controllers; nil (with a line said) when
     /// the settings turn Bluetooth off or mgmt cannot be opened.
-    static func start<P: GatePlatform>(settings: BoxSettings, deviceId: String, raceListens: Bool, joining: Bool, platform: inout P,
-                                       say: (String) -> Void) -> GATTStation? {
+    static func start<P: GatePlatform>(settings: BoxSettings, deviceId: String, raceListens: Bool, joining: Bool,
+                                       dataDirectory: String, platform: inout P, say: (String) -> Void) -> GATTStation? {
         guard !settings.bluetoothOff else { say("bluetooth: off in the settings; no GATT service"); return nil }
         let mgmt: MgmtSocket
         do { mgmt = try MgmtSocket.open() } catch {
@@ -76,8 +85,16 @@ struct GATTStation {
         var station = GATTStation(mgmt: mgmt, mgmtSlot: slot,
                                   buffer: UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8),
                                   wanted: settings.bluetoothController, deviceId: deviceId, raceListens: raceListens,
-                                  joining: raceListens && joining)
-        if raceListens {
+                                  joining: raceListens && joining, hasCode: settings.raceSession != nil,
+                                  dataDirectory: dataDirectory, bonded: [])
+        do {
+            let loaded = try BondedPeers.load(dataDirectory: dataDirectory)
+            station.bonded = loaded.peers
+            for problem in loaded.problems { say("bluetooth: " + problem) }
+        } catch {
+            say("bluetooth: " + error.message + "; no bonded peers")
+        }
+        do {
             do {
                 let timer = try TimerDescriptor.open()
                 guard let timerSlot = platform.watch(timer.descriptor) else {
@@ -104,6 +121,11 @@ struct GATTStation {
         if let timer, (try? timer.expirations()).map({ $0 > 0 }) ?? false {
             raceTimerFired = true
             timerDueNanos = nil
+        }
+        if let until = pairingUntilNanos, MonotonicClock.nowNanos() >= until {
+            endPairing()
+            say("bluetooth: pairing mode ended without a new bond")
+            notices.append(.pairingEnded(bonded: false))
         }
         do {
             try serviceMgmt(platform: &platform, say: say)
@@ -171,12 +193,20 @@ struct GATTStation {
                 guard info.current.contains(.powered) else { break }
                 if joining {
                     if central == nil {
-                        central = GATTCentral(adapter: info.address)
+                        central = GATTCentral(adapter: info.address, hasCode: hasCode, bondedHosts: bonded.map { $0.address })
+                        central!.pairing = pairingUntilNanos != nil
                         say("bluetooth: " + info.deviceName + " " + info.address.text + " looking for a host advertising " + gateServiceUUIDText)
                     }
                 } else if listener == nil {
                     try startServing(info, platform: &platform, say: say)
                 }
+            case .pairingConfirmed(let address, _, let accepted):
+                say("bluetooth: " + address.text + " asked to pair: " + (accepted ? "accepted (pairing mode)"
+                    : "refused (not in pairing mode: hold the button 5 s on both boxes)"))
+            case .pairingFailed(let address, let status):
+                say("bluetooth: pairing with " + address.text + " failed (" + status.name + ")")
+            case .bonded(let key) where key.storeHint:
+                try bond(key, say: say)
             default:
                 central?.notice(notice, controller: &controller!, platform: &platform, now: MonotonicClock.nowNanos(),
                                 events: &pending, say: say)
@@ -212,7 +242,13 @@ struct GATTStation {
             return
         }
         var chosen = BluetoothController(index: index)
+        chosen.acceptsPairing = false
         chosen.powerOn()
+        let keys = bonded.compactMap { $0.key }
+        if !keys.isEmpty {
+            chosen.loadKeys(keys)
+            say("bluetooth: " + String(keys.count) + " bonded " + (keys.count == 1 ? "peer's key" : "peers' keys") + " given to the kernel")
+        }
         controller = chosen
     }
 
@@ -294,6 +330,10 @@ struct GATTStation {
             guard ATTOpcode.route(pdu[0]) == .server else { continue }   // the box is no client on these links
             // Write Request and Write Command carry the value after the handle:
             // the authorization rule needs it (GATTPeerValues).
+            if !peers[i].values.joined && isTrusted(peer: peers[i].seat) {
+                peers[i].values.joined = true
+                say("bluetooth: " + peers[i].name + " is a bonded box on an encrypted link: it may write")
+            }
             var values = peers[i].values
             values.pendingWrite = (pdu[0] == 0x12 || pdu[0] == 0x52) && pdu.count >= 3 ? Array(pdu[3...]) : nil
             let output = gatt.server.handle(pdu, link: &peers[i].server, source: &values)
@@ -408,6 +448,7 @@ extension GATTStation: PeerLink {
         raceTimerFired = false
         var due = raceDue
         if let c = central?.dueNanos { due = min(due ?? c, c) }
+        if let p = pairingUntilNanos { due = min(due ?? p, p) }
         guard let timer, let due, due != timerDueNanos else { return }
         timerDueNanos = due
         try? timer.schedule(firstNanos: max(due - now, 1_000), intervalNanos: 0)
@@ -418,7 +459,58 @@ extension GATTStation: PeerLink {
         for i in peers.indices where peers[i].seat == peer { peers[i].values.joined = true }
     }
 
+    /// A bonded box over an encrypted link (host side; the joiner's host
+    /// is trusted by the join it answers).
+    func isTrusted(peer: Int) -> Bool {
+        guard !joining, let i = peers.firstIndex(where: { $0.seat == peer }) else { return false }
+        let address = peers[i].link.peer
+        guard bonded.contains(where: { $0.address.bytes == address.bytes }) else { return false }
+        return ((try? peers[i].link.socket.security().level) ?? 0) >= 2
+    }
+
     private func freeSeat() -> Int? {
         (0..<GATTStation.raceSeats).first { seat in !peers.contains { $0.seat == seat } }
+    }
+}
+
+/// What the station asks the loop to show.
+enum StationNotice: Equatable {
+    /// A pairing ended: bonded with a box, or the 60 s ran out.
+    case pairingEnded(bonded: Bool)
+}
+
+/// Pairing (issue 47, point 6): the 5 s hold opens 60 s in which SMP's
+/// confirmations are accepted; the first bond ends it and is kept in the
+/// bonded peers' file with its key.
+extension GATTStation {
+    static let pairingNanos: Int64 = 60_000_000_000
+
+    /// false when there is no controller to pair with.
+    var canPair: Bool { controller?.info != nil }
+
+    mutating func enterPairing(now: Int64) {
+        pairingUntilNanos = now + GATTStation.pairingNanos
+        controller?.acceptsPairing = true
+        central?.pairing = true
+        central?.bondedHosts = bonded.map { $0.address }
+    }
+
+    fileprivate mutating func endPairing() {
+        pairingUntilNanos = nil
+        controller?.acceptsPairing = false
+        central?.pairing = false
+    }
+
+    fileprivate mutating func bond(_ key: LongTermKey, say: (String) -> Void) throws(GateError) {
+        let name = "ts-gate-" + key.address.shortSuffix
+        let known = bonded.firstIndex { $0.address.bytes == key.address.bytes }
+        let peer = BondedPeer(address: key.address, deviceId: name, name: name, role: known.map { bonded[$0].role } ?? "", key: key)
+        try BondedPeers.append(BondedPeers.bondLine(peer), dataDirectory: dataDirectory)
+        if let known { bonded[known] = peer } else { bonded.append(peer) }
+        central?.bondedHosts = bonded.map { $0.address }
+        let wasPairing = pairingUntilNanos != nil
+        endPairing()
+        say("bluetooth: bonded with " + key.address.text + " (" + name + "), kept in " + BondedPeers.path(dataDirectory: dataDirectory))
+        if wasPairing { notices.append(.pairingEnded(bonded: true)) }
     }
 }

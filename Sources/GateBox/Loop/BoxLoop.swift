@@ -163,7 +163,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         try log.append(header.jsonLine())
         self.header = header
         if let race = configuration.race {
-            say("session \(log.sessionId): race \(race.sessionId)" + (race.role.map { ", the " + $0.wire + " gate" } ?? "") + ", \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps"
+            say("session \(log.sessionId): race " + (race.sessionId.isEmpty ? "of the bonded host" : race.sessionId) + (race.role.map { ", the " + $0.wire + " gate" } ?? "") + ", \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps"
                 + (configuration.simulated ? "" : "; press the button to arm"))
         } else {
             say("session \(log.sessionId): solo, \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
@@ -339,8 +339,7 @@ public struct BoxLoop<Platform: GatePlatform> {
                 try platform.lights.show(.off, atNanos: platform.nowNanos)
             }
         case .pairingPress:
-            say("button (held 5 s): pairing mode needs Bluetooth LE, which this build does not drive yet")
-            try platform.lights.show(.error, atNanos: platform.nowNanos)
+            try startPairing()
         }
         try showState(changedFrom: before)
     }

@@ -22,7 +22,9 @@ import GateProtocol
 public struct RaceCoordinator {
     public let deviceId: String
     public let deviceName: String
-    public let sessionId: String
+    /// The session code; empty on a joiner that joins its bonded host
+    /// without one, until the host accepts it.
+    public internal(set) var sessionId: String
     /// The host's plan; nil on a joiner.
     public let plan: RacePlan?
     public var settings: RaceSettings
@@ -127,6 +129,13 @@ public struct RaceCoordinator {
     }
 
     /// A message from link `peer`. Any message is a sign of life.
+    /// Whether the link `peer` is to a bonded box over an encrypted link:
+    /// it may join without the session code (seed 002 section 8).
+    public mutating func setTrusted(_ peer: Int, _ trusted: Bool) {
+        ensureLink(peer)
+        links[peer].trusted = trusted
+    }
+
     public mutating func received(_ message: TimingMessage, from peer: Int, now: Int64) -> [RaceEffect] {
         var effects: [RaceEffect] = []
         heard(peer, now: now, &effects)

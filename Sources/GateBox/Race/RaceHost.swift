@@ -34,7 +34,8 @@ extension RaceCoordinator {
     // MARK: joining
 
     mutating func hostJoin(_ join: SessionJoin, deviceId: String, from peer: Int, now: Int64, _ effects: inout [RaceEffect]) {
-        guard join.sessionId == sessionId else {
+        let bondedPeer = peer < links.count && links[peer].trusted
+        guard join.sessionId == sessionId || bondedPeer else {
             effects.append(.send(refusal("WRONG_SESSION", "this box hosts session " + sessionId + ", not " + join.sessionId), to: peer))
             effects.append(.say("race: box " + deviceId + " asked to join session " + join.sessionId + "; refused, this is " + sessionId))
             return

@@ -59,6 +59,8 @@ extension RaceCoordinator {
     mutating func joinerReceived(_ message: TimingMessage, now: Int64, _ effects: inout [RaceEffect]) {
         switch message.payload {
         case .sessionJoinAccepted(let accepted):
+            // A box that joins its bonded host without a code takes the host's.
+            if sessionId.isEmpty && !accepted.sessionId.isEmpty { sessionId = accepted.sessionId }
             guard accepted.sessionId == sessionId else {
                 effects.append(.say("race: the host accepted this box into session " + accepted.sessionId + ", not "
                                     + sessionId + "; ignored"))

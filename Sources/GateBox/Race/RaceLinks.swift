@@ -8,6 +8,8 @@ struct RaceLink {
     var nextHeartbeatNanos: Int64 = 0
     /// Host: the box that joined over this link.
     var deviceId: String?
+    /// Host: a bonded box on an encrypted link, which needs no session code.
+    var trusted = false
     /// Host: the sync with this peer may time.
     var canTime = false
     /// Host: whether the peer announced `preciseClockSync` when it joined

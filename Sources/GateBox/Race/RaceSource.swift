@@ -186,6 +186,7 @@ struct RaceSource {
         // The split is computed on the host's clock: every peer's offset as
         // of now, not of its last sync.
         try refreshPredictions(&link, now: now, wallMillis: wallMillis, into: &out)
+        if case .sessionJoin = message.payload { coordinator.setTrusted(peer, link.isTrusted(peer: peer)) }
         try apply(coordinator.received(message, from: peer, now: now), &link, now: now, wallMillis: wallMillis, into: &out)
     }
 

@@ -54,10 +54,9 @@ public struct BoxSettings: Equatable, Sendable {
     /// The gate this box holds: "start", "lap" or "finish"; nil: the host
     /// the start, a joiner the finish.
     public var raceRole: String?
-    /// The 6-digit session code; nil: the host draws one and logs it.
+    /// The 6-digit session code; nil: the host draws one and logs it, a
+    /// joiner joins only a host it has bonded with (the 5 s hold).
     public var raceSession: String?
-    private var raceFile = ""
-    private var raceLine = 0
 
     public init() {}
 
@@ -114,7 +113,7 @@ public struct BoxSettings: Equatable, Sendable {
         ("race", "solo, host (this box holds the race's plan and other boxes join it over BLE) or join (this box joins a host)"),
         ("race.gates", "2 to 4 distances in metres from the start, comma-separated, 0 first and increasing, such as 0, 30"),
         ("race.role", "start, lap or finish: the gate this box holds"),
-        ("race.session", "auto (the host draws a 6-digit code and logs it) or a 6-digit code such as 482913"),
+        ("race.session", "auto (a host draws a 6-digit code and logs it; a joiner joins only a host it has bonded with) or a 6-digit code such as 482913"),
         ("required", "a comma-separated list of camera, imu, buttons, lights, speaker, bluetooth (or none)"),
     ]
 
@@ -202,8 +201,6 @@ public struct BoxSettings: Equatable, Sendable {
                 case "join": race = .join
                 default: throw bad()
                 }
-                raceFile = file
-                raceLine = e.line
             case "race.gates":
                 var metres: [Double] = []
                 for item in e.value.split(separator: ",") {
@@ -242,10 +239,6 @@ public struct BoxSettings: Equatable, Sendable {
         if startType == .touchRelease && touchLine == nil {
             throw ConfigError(file: startTypeFile, line: startTypeLine,
                               problem: "start.type = touch-release needs gpio.touch, the touch pad's line (set in the board or configuration file)")
-        }
-        if race == .join && raceSession == nil {
-            throw ConfigError(file: raceFile, line: raceLine,
-                              problem: "race = join needs race.session, the host's 6-digit session code (the host logs it at start)")
         }
     }
 

@@ -39,6 +39,7 @@ public struct TerminalIndicator: Indicator {
         case .armed: look = "LED ● steady         (armed)"
         case .crossing: look = "LED ✱ flash + buzzer (crossing)"
         case .error: look = "LED ✖ fast blink + long buzz (error)"
+        case .pairing: look = "LED ◎ double blink + two chirps (pairing mode)"
         }
         console.line(DecimalText.clockLabel(atNanos) + " " + look)
     }
