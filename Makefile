@@ -163,6 +163,7 @@ test-vm: deps swift-check
 	Tests/vm/boot.sh ble-link build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh ble-gatttool build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh ble-race build/x86_64/ts-gate board/vm-rig/board.conf
+	Tests/vm/boot.sh ble-pair build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh run build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh touch build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh countdown build/x86_64/ts-gate board/vm-rig/board.conf

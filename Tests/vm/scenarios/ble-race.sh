@@ -15,30 +15,13 @@
 # Needs /bin/ts-gate and /bin/board.conf (board/vm-rig/board.conf).
 . /scenarios/lib.sh
 . /scenarios/box.sh
-VIVID_DEVS=2 setup_box_devices
-wait_for 5 test -c /dev/video2 || fail "vivid: no second camera /dev/video2"
-/usr/bin/v4l2-ctl -d /dev/video2 -i 3 --set-dv-bt-timings index=0 >/dev/null ||
-    fail "vivid: cannot set the second HDMI input to 640x480p59.94"
-# A second gpio-sim chip for the joiner's button, LED, buzzer and touch pad.
-GPIO_SIM2=/sys/kernel/config/gpio-sim/box2
-mkdir "$GPIO_SIM2" "$GPIO_SIM2/gpio-bank0" || fail "gpio-sim: second chip: configfs mkdir failed"
-echo 4 >"$GPIO_SIM2/gpio-bank0/num_lines"
-echo 1 >"$GPIO_SIM2/live" || fail "gpio-sim: second chip not live"
-wait_for 5 test -c /dev/gpiochip1 || fail "gpio-sim: no /dev/gpiochip1"
-GPIO_LINES2=/sys/devices/platform/$(cat "$GPIO_SIM2/dev_name")/$(cat "$GPIO_SIM2/gpio-bank0/chip_name")
-echo pull-up >"$GPIO_LINES2/sim_gpio0/pull"
-echo pull-up >"$GPIO_LINES2/sim_gpio3/pull"
-
+setup_two_boxes
 start_btvirt
-sed -e 's|^camera.device = .*|camera.device = /dev/video2|' -e 's|^gpio.chip = .*|gpio.chip = gpiochip1|' \
-    /bin/board.conf >/tmp/board2.conf
 
 printf 'bluetooth = hci1\nrace = host\nrace.session = 482913\nrace.gates = 0, 30\n' >/tmp/host.conf
 printf 'bluetooth = hci0\nrace = join\nrace.session = 482913\nrace.role = finish\n' >/tmp/join.conf
 start_box /tmp/host.conf
-/bin/ts-gate run --board /tmp/board2.conf --config /tmp/join.conf --data-dir /tmp/results2 >/tmp/run2.out 2>&1 &
-pid2=$!
-wait_for 15 grep -q "press the button to arm" /tmp/run2.out || fail "the joiner did not start: $(cat /tmp/run2.out)"
+start_box2 /tmp/join.conf
 
 wait_for 30 grep -q "race: finish gate (box ts-gate-0000) joined at 30 m" /tmp/run.out ||
     fail "the host did not accept the joiner: $(grep -E 'race|bluetooth' /tmp/run.out /tmp/run2.out | tr '\n' ' ')"
@@ -58,7 +41,7 @@ wait_for 40 grep -q "race: finish gate (box ts-gate-0000) rejoined" /tmp/run.out
 
 echo "--- host"; grep -E "race|bluetooth" /tmp/run.out
 echo "--- joiner"; grep -E "race|bluetooth" /tmp/run2.out
-kill -TERM "$pid2"; wait "$pid2"
+stop_box2
 stop_box
 pass "ble-race: two boxes in run mode join, sync, heartbeat and rejoin over BLE"
 finish

@@ -110,3 +110,38 @@ line_samples() {
     while [ "$_n" -lt "$2" ]; do _s="$_s$(line_value "$1")"; sleep "$3"; _n=$((_n + 1)); done
     echo "$_s"
 }
+
+# setup_two_boxes: the rig's devices for two boxes in one VM: vivid's second
+# instance (/dev/video2) and a second gpio-sim chip (gpiochip1) for the
+# second box, which shares the IMU and snd-aloop; its board file is
+# /tmp/board2.conf. press_button2/release_button2 hold its button.
+setup_two_boxes() {
+    VIVID_DEVS=2 setup_box_devices
+    wait_for 5 test -c /dev/video2 || fail "vivid: no second camera /dev/video2"
+    /usr/bin/v4l2-ctl -d /dev/video2 -i 3 --set-dv-bt-timings index=0 >/dev/null ||
+        fail "vivid: cannot set the second HDMI input to 640x480p59.94"
+    GPIO_SIM2=/sys/kernel/config/gpio-sim/box2
+    mkdir "$GPIO_SIM2" "$GPIO_SIM2/gpio-bank0" || fail "gpio-sim: second chip: configfs mkdir failed"
+    echo 4 >"$GPIO_SIM2/gpio-bank0/num_lines"
+    echo 1 >"$GPIO_SIM2/live" || fail "gpio-sim: second chip not live"
+    wait_for 5 test -c /dev/gpiochip1 || fail "gpio-sim: no /dev/gpiochip1"
+    GPIO_LINES2=/sys/devices/platform/$(cat "$GPIO_SIM2/dev_name")/$(cat "$GPIO_SIM2/gpio-bank0/chip_name")
+    echo pull-up >"$GPIO_LINES2/sim_gpio0/pull"
+    echo pull-up >"$GPIO_LINES2/sim_gpio3/pull"
+    sed -e 's|^camera.device = .*|camera.device = /dev/video2|' -e 's|^gpio.chip = .*|gpio.chip = gpiochip1|' \
+        /bin/board.conf >/tmp/board2.conf
+}
+press_button2() { echo pull-down >"$GPIO_LINES2/sim_gpio0/pull"; }
+release_button2() { echo pull-up >"$GPIO_LINES2/sim_gpio0/pull"; }
+
+# start_box2 CONFIG: the second box, output in /tmp/run2.out, results under /tmp/results2.
+start_box2() {
+    /bin/ts-gate run --board /tmp/board2.conf --config "$1" --data-dir /tmp/results2 >/tmp/run2.out 2>&1 &
+    pid2=$!
+    wait_for 15 grep -q "press the button to arm" /tmp/run2.out || fail "the second box did not start: $(cat /tmp/run2.out)"
+}
+
+stop_box2() {
+    kill -TERM "$pid2"
+    wait "$pid2" || fail "the second box's ts-gate run exited $? after SIGTERM"
+}

@@ -8,7 +8,8 @@
 #   time read when the loop handled the edge would fall outside the window
 #   measured around the gpio-sim write;
 # - a long press (3 s) disarms: LED off;
-# - a 5 s press asks for pairing, which this build cannot do: the error
+# - a 5 s press asks for pairing, which needs a Bluetooth controller the rig
+#   does not load here: the error
 #   pattern, LED blinking fast and the buzzer's long buzz;
 # - SIGTERM closes the results with the start record in them.
 # Needs /bin/ts-gate and /bin/board.conf (board/vm-rig/board.conf).
