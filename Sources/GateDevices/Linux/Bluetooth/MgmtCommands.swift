@@ -61,6 +61,7 @@ public struct MgmtStatus: Equatable, Sendable {
     public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
     public static let success = MgmtStatus(0x00)
+    public static let notConnected = MgmtStatus(0x02)
     public static let busy = MgmtStatus(0x0A)
     public static let rejected = MgmtStatus(0x0B)
     public static let notSupported = MgmtStatus(0x0C)
