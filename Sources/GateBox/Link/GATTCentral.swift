@@ -47,6 +47,20 @@ struct GATTCentral {
     let hasCode: Bool
 
     static let connectTimeoutNanos: Int64 = 10_000_000_000
+    /// Heard nothing this long (the host heartbeats every 2 s): the link is
+    /// dead even if the kernel has not noticed yet (a controller switched
+    /// off at the other end waits out the supervision timeout): drop it
+    /// and connect again.
+    static let silenceNanos: Int64 = 6_000_000_000
+    private var lastHeardNanos: Int64 = 0
+    /// A host whose link was dropped here: mgmt is asked to disconnect it,
+    /// or the kernel keeps a dead link to it that no new connect gets past.
+    private var stale: BluetoothAddress?
+    /// While connecting or encrypting the socket is looked at this often:
+    /// mgmt's Device Connected may come before the socket is ready, and
+    /// encryption coming into force raises no event here.
+    static let pollNanos: Int64 = 100_000_000
+    private var nextPollNanos: Int64 = 0
 
     init(adapter: BluetoothAddress, hasCode: Bool, bondedHosts: [BluetoothAddress]) {
         self.adapter = adapter
@@ -59,8 +73,9 @@ struct GATTCentral {
     /// When the central wants its timer: a connect's timeout, a retry.
     var dueNanos: Int64? {
         switch phase {
-        case .connecting(_, let since), .securing(let since): return since + GATTCentral.connectTimeoutNanos
+        case .connecting(_, let since), .securing(let since): return min(since + GATTCentral.connectTimeoutNanos, nextPollNanos)
         case .waiting(let at): return at
+        case .ready: return lastHeardNanos + GATTCentral.silenceNanos
         default: return nil
         }
     }
@@ -100,6 +115,11 @@ struct GATTCentral {
     /// Timeouts and retries; call when the timer fires or anything is ready.
     mutating func tick<P: GatePlatform>(controller: inout BluetoothController, platform: inout P, now: Int64,
                                         events: inout [LinkEvent], say: (String) -> Void) {
+        if let address = stale {
+            controller.disconnect(address)
+            stale = nil
+        }
+        nextPollNanos = now + GATTCentral.pollNanos
         switch phase {
         case .waiting(let at) where now >= at:
             phase = .scanning
@@ -115,6 +135,9 @@ struct GATTCentral {
                  now: now, events: &events, say: say)
         case .securing:
             checkSecurity(platform: &platform, now: now, events: &events, say: say)
+        case .ready where now - lastHeardNanos >= GATTCentral.silenceNanos:
+            drop("nothing heard for " + String(GATTCentral.silenceNanos / 1_000_000_000) + " s", platform: &platform, now: now,
+                 events: &events, say: say)
         default:
             break
         }
@@ -130,6 +153,7 @@ struct GATTCentral {
             }
             guard let packet else { return }
             guard !packet.bytes.isEmpty else { return drop("the host closed the link", platform: &platform, now: now, events: &events, say: say) }
+            lastHeardNanos = now
             guard ATTOpcode.route(packet.bytes[0]) != .server else { continue }   // the host asks nothing of its centrals
             var output = client.receive(packet.bytes)
             if case .ready = phase {} else { output = discovery.absorb(output, client: &client) }
@@ -191,6 +215,7 @@ struct GATTCentral {
         }
         slot = watched
         phase = .connecting(socket, since: now)
+        nextPollNanos = now + GATTCentral.pollNanos
     }
 
     private mutating func finishConnect<P: GatePlatform>(platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
@@ -213,11 +238,13 @@ struct GATTCentral {
             return drop(error.message, platform: &platform, now: now, events: &events, say: say)
         }
         phase = .securing(since: now)
+        nextPollNanos = now + GATTCentral.pollNanos
     }
 
     /// Encryption in force: on to the host's GATT service.
     private mutating func checkSecurity<P: GatePlatform>(platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
-        guard let link, let level = try? link.socket.security(), level.level >= 2 else { return }
+        // The level reads as asked at once; a key size says it is in force.
+        guard let link, let level = try? link.socket.security(), level.level >= 2, level.keySize > 0 else { return }
         say("bluetooth: link to the host encrypted (security level " + String(level.level) + ", key size " + String(level.keySize)
             + "); finding its service")
         discover(platform: &platform, now: now, events: &events, say: say)
@@ -236,6 +263,7 @@ struct GATTCentral {
         case .ready(let handles):
             phase = .ready(handles)
             attempts = 0
+            lastHeardNanos = now
             say("bluetooth: host " + (host?.text ?? "") + " ready: ATT MTU " + String(client.mtu) + ", subscribed to Timing Messages and Clock Sync")
             events.append(.connected(peer: 0, role: .central, intervalNanos: link?.parameters?.intervalNanos ?? 30_000_000,
                                      payloadBytes: client.mtu - 3))
@@ -257,6 +285,7 @@ struct GATTCentral {
             link.close()
         }
         link = nil
+        stale = host
         attempts += 1
         let wait = backoffNanos()
         phase = .waiting(at: now + wait)

@@ -189,6 +189,12 @@ struct GATTStation {
                 central!.discoveryRefused(error.message, now: MonotonicClock.nowNanos(), say: say)
             case .failed(let error, _, _): throw error
             case .removed: throw GateError(controller!.deviceName, "the controller went away")
+            case .settingsChanged(let settings) where !settings.contains(.powered):
+                // Switched off under the box (hciconfig down, rfkill): every
+                // link is gone; serve again once it is powered.
+                if listener != nil || !peers.isEmpty { suspend(platform: &platform, say: say) }
+            case .settingsChanged(let settings) where settings.contains(.powered) && listener == nil && !joining:
+                controller!.readInfo()
             case .info(let info):
                 guard info.current.contains(.powered) else { break }
                 if joining {
@@ -274,6 +280,19 @@ struct GATTStation {
         try controller!.pump(mgmt)
         say("bluetooth: " + info.deviceName + " " + info.address.text + " serving seed 002's GATT service as " + name
             + " (" + gateServiceUUIDText + ")")
+    }
+
+    /// The controller went off: links and the listener are closed (the
+    /// race hears its links drop); the GATT table is built again when
+    /// the controller is back.
+    private mutating func suspend<P: GatePlatform>(platform: inout P, say: (String) -> Void) {
+        while !peers.isEmpty { drop(peers.count - 1, platform: &platform) }
+        if let listener {
+            platform.unwatch(listenerSlot)
+            listener.close()
+        }
+        listener = nil
+        say("bluetooth: the controller was switched off; links closed, serving again when it is back")
     }
 
     // MARK: - links
@@ -465,7 +484,8 @@ extension GATTStation: PeerLink {
         guard !joining, let i = peers.firstIndex(where: { $0.seat == peer }) else { return false }
         let address = peers[i].link.peer
         guard bonded.contains(where: { $0.address.bytes == address.bytes }) else { return false }
-        return ((try? peers[i].link.socket.security().level) ?? 0) >= 2
+        guard let security = try? peers[i].link.socket.security() else { return false }
+        return security.level >= 2 && security.keySize > 0
     }
 
     private func freeSeat() -> Int? {
