@@ -1,7 +1,7 @@
 #!/bin/sh
 # Two boxes pair by the 5 s hold, bond, and race without a session code
 # (issue 47, point 6), each in `run` on its own camera and buttons:
-#  - the joiner (hci0, race = join, no race.session) sees the host
+#  - the host on hci0; the joiner (hci1, race = join, no race.session) sees the host
 #    advertising but does not connect: it is neither bonded nor pairing;
 #  - both buttons held 5.5 s: pairing mode on both (the LED's double
 #    blink); the joiner connects and asks for encryption, the host accepts
@@ -10,6 +10,10 @@
 #  - the host accepts the bonded box's session_join without the code, the
 #    joiner takes the host's session; clock sync and heartbeats follow;
 #  - `ts-gate peers` on each lists the other;
+#  (A controller switched off and on under a live link is ble-race's: here,
+#  under an encrypted bonded link, Debian 6.1's Bluetooth stack with btvirt
+#  hits a kernel BUG, list_del corruption in hci_chan_del, when the stale
+#  link's socket closes.)
 #  - both stop and start again: the kernel gets the kept keys back, the
 #    joiner reconnects to its bonded host over an encrypted link and
 #    joins without any gesture.
@@ -21,8 +25,8 @@ start_btvirt
 HCI0=00:AA:01:00:00:00
 HCI1=00:AA:01:01:00:01
 
-printf 'bluetooth = hci1\nrace = host\nrace.gates = 0, 30\n' >/tmp/host.conf
-printf 'bluetooth = hci0\nrace = join\n' >/tmp/join.conf
+printf 'bluetooth = hci0\nrace = host\nrace.gates = 0, 30\n' >/tmp/host.conf
+printf 'bluetooth = hci1\nrace = join\n' >/tmp/join.conf
 start_box /tmp/host.conf
 start_box2 /tmp/join.conf
 code=$(sed -n 's/^race: this box hosts session \([0-9]*\) .*/\1/p' /tmp/run.out)
@@ -33,24 +37,24 @@ grep -q "connected to host" /tmp/run2.out && fail "the joiner connected to a hos
 press_button; press_button2; sleep 5.5; release_button; release_button2
 wait_for 5 grep -q "pairing mode for 60 s" /tmp/run.out || fail "the host did not enter pairing mode"
 wait_for 5 grep -q "pairing mode for 60 s" /tmp/run2.out || fail "the joiner did not enter pairing mode"
-leds=$(led_samples 10 0.1)
+leds=$(led_samples 25 0.05)
 case "$leds" in *1*0*1*) ;; *) fail "pairing pattern: the LED should blink: $leds" ;; esac
-wait_for 20 grep -q "bluetooth: bonded with $HCI0" /tmp/run.out ||
+wait_for 20 grep -q "bluetooth: bonded with $HCI1" /tmp/run.out ||
     fail "the host did not bond: $(grep bluetooth /tmp/run.out | tail -n 5 | tr '\n' ' ')"
-wait_for 10 grep -q "bluetooth: bonded with $HCI1" /tmp/run2.out ||
+wait_for 10 grep -q "bluetooth: bonded with $HCI0" /tmp/run2.out ||
     fail "the joiner did not bond: $(grep bluetooth /tmp/run2.out | tail -n 5 | tr '\n' ' ')"
-grep -q "$HCI0 asked to pair: accepted (pairing mode)" /tmp/run.out || fail "the host did not accept SMP's confirmation in pairing mode"
-wait_for 20 grep -q "race: finish gate (box ts-gate-0000) joined at 30 m" /tmp/run.out ||
+grep -q "$HCI1 asked to pair: accepted (pairing mode)" /tmp/run.out || fail "the host did not accept SMP's confirmation in pairing mode"
+wait_for 20 grep -q "race: finish gate (box ts-gate-0001) joined at 30 m" /tmp/run.out ||
     fail "the host did not accept the bonded joiner: $(grep -E 'race|bluetooth' /tmp/run.out | tail -n 5 | tr '\n' ' ')"
 wait_for 10 grep -q "race: joined session $code as the finish gate" /tmp/run2.out ||
     fail "the joiner did not take the host's session $code: $(grep race /tmp/run2.out | tail -n 3 | tr '\n' ' ')"
-wait_for 40 grep -q "race: clock of box ts-gate-0000 synced" /tmp/run.out || fail "no clock sync after pairing"
+wait_for 40 grep -q "race: clock of box ts-gate-0001 synced" /tmp/run.out || fail "no clock sync after pairing"
 
 /bin/ts-gate peers --data-dir /tmp/results >/tmp/peers1.out 2>&1
 /bin/ts-gate peers --data-dir /tmp/results2 >/tmp/peers2.out 2>&1
 cat /tmp/peers1.out /tmp/peers2.out
-grep -q "$HCI0  ts-gate-0000 .*key kept" /tmp/peers1.out || fail "the host's peers do not list the joiner"
-grep -q "$HCI1  ts-gate-0001 .*key kept" /tmp/peers2.out || fail "the joiner's peers do not list the host"
+grep -q "$HCI1  ts-gate-0001 .*key kept" /tmp/peers1.out || fail "the host's peers do not list the joiner"
+grep -q "$HCI0  ts-gate-0000 .*key kept" /tmp/peers2.out || fail "the joiner's peers do not list the host"
 
 # Both restart: bonded, they find each other again without the gesture.
 stop_box2
@@ -59,7 +63,7 @@ mv /tmp/run.out /tmp/run-first.out; mv /tmp/run2.out /tmp/run2-first.out
 start_box /tmp/host.conf
 start_box2 /tmp/join.conf
 grep -q "1 bonded peer's key given to the kernel" /tmp/run.out || fail "the host did not give the kept key back to the kernel"
-wait_for 30 grep -q "race: finish gate (box ts-gate-0000) joined at 30 m" /tmp/run.out ||
+wait_for 30 grep -q "race: finish gate (box ts-gate-0001) joined at 30 m" /tmp/run.out ||
     fail "the bonded joiner did not join after the restart: $(grep -E 'race|bluetooth' /tmp/run2.out | tail -n 6 | tr '\n' ' ')"
 grep -q "encrypting (bonded)" /tmp/run2.out || fail "the joiner did not encrypt with the bond's key"
 grep -q "asked to pair" /tmp/run.out && fail "the restart paired again instead of using the bond"
