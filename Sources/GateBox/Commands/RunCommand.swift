@@ -62,6 +62,10 @@ enum RunCommand {
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         defer { loop.releasePlatform() }
         loop.startStation(settings)
-        return try loop.run()
+        loop.afterEachTurn = RunCommand.serviceTurn
+        RunCommand.serviceReady()
+        let end = try loop.run()
+        RunCommand.serviceSessionEnded(end)
+        return end
     }
 }
