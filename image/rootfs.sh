@@ -72,6 +72,8 @@ if [ -n "${IMAGE_INITRAMFS_MODULES:-}" ]; then
     # Under qemu-user Debian's MODULES=most initramfs takes 15-20 min per
     # build; a short list of the board's boot drivers takes minutes.
     HOOKS+=(--essential-hook="mkdir -p \"\$1/etc/initramfs-tools/conf.d\" && printf 'MODULES=list\nCOMPRESS=zstd\n' >\"\$1/etc/initramfs-tools/conf.d/ts-gate.conf\" && printf '%s\n' $IMAGE_INITRAMFS_MODULES >\"\$1/etc/initramfs-tools/modules\"")
+    # That modules file is initramfs-tools's conffile: keep ours, do not ask.
+    HOOKS+=(--dpkgopt=force-confold)
 fi
 
 log "mmdebstrap $SUITE $IMAGE_ARCH (${PACKAGES[*]}) -> $TAR"
