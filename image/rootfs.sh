@@ -45,7 +45,9 @@ KEY=$(fingerprint "$SUITE" "$IMAGE_ARCH" "${MIRRORS[@]}" "${PACKAGES[@]}" \
       "${IMAGE_INITRAMFS_MODULES:-}" "$IMAGE_DIR/rootfs.sh" "$IMAGE_DIR/rootfs-customize.sh" | cut -c1-16)
 TAR=$IMAGE_CACHE/rootfs-$IMAGE_ARCH-$KEY.tar
 
-take_lock "rootfs-$IMAGE_ARCH"
+# One mmdebstrap at a time for all arches: they share tmp/ below (and two
+# would only halve each other's speed on the build machines' 2 cores).
+take_lock rootfs
 if [ -f "$TAR" ] && [ -z "$(find "$TAR" -mtime +"$MAX_AGE_DAYS")" ]; then
     log "cached: $TAR"
     echo "$TAR"
