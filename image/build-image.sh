@@ -58,10 +58,11 @@ ln -sfn /boot/firmware/ts-gate.conf "$R/etc/ts-gate/ts-gate.conf"
 # The boot test's verdict, inert unless the kernel command line asks for it.
 install -m 0755 "$REPO_ROOT/Tests/image/verdict.sh" "$R/usr/lib/ts-gate/image-test.sh"
 install -m 0644 "$REPO_ROOT/Tests/image/ts-gate-image-test.service" "$R/etc/systemd/system/"
-wants=$R/etc/systemd/system/multi-user.target.wants
-mkdir -p "$wants"
+# Enabled as `systemctl enable` would, by the targets their [Install] names.
 for unit in ts-gate.service ts-gate-grow-data.service ts-gate-image-test.service; do
-    ln -sfn "/etc/systemd/system/$unit" "$wants/$unit"
+    target=$(sed -n 's/^WantedBy=//p' "$R/etc/systemd/system/$unit")
+    mkdir -p "$R/etc/systemd/system/$target.wants"
+    ln -sfn "/etc/systemd/system/$unit" "$R/etc/systemd/system/$target.wants/$unit"
 done
 # No login on the serial console (a box in a field has no one at it).
 ln -sfn /dev/null "$R/etc/systemd/system/serial-getty@.service"
@@ -149,6 +150,7 @@ cat >"$OUT_DIR/$BOARD.latest" <<LATEST
 IMAGE=$IMG
 KERNEL_CMDLINE="$CMDLINE"
 BOOT_OFFSET=$(( s1 * 512 ))
+BOOT_SIZE=$(( BOOT_MIB * 1048576 ))
 ROOT_OFFSET=$(( s2 * 512 ))
 DATA_OFFSET=$(( s3 * 512 ))
 KERNEL_VERSION=$kver
