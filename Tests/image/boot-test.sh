@@ -14,8 +14,10 @@
 # the image lacks on purpose: gpio-sim.ko (built by Tests/vm for the same
 # Debian kernel) and the VM rig's board file. Exits 0 only on
 # "VERDICT image PASS"; the log is build/image/test/BOARD.log. generic-x86
-# ends its boot with a hard reset (sysrq b); a second boot (BOARD.log.2)
-# checks that the results files written before it are intact.
+# reads gate.position from an edited ts-gate.conf on the boot partition and
+# ends its boot with a hard reset (sysrq b); a second boot (BOARD.log.2),
+# with a broken line added to that file, checks that the results files
+# written before the reset are intact and that the line is refused.
 #
 # Environment: TS_GATE_IMAGE_TIMEOUT, host-side limit in seconds (600).
 set -euo pipefail
@@ -37,6 +39,15 @@ rm -f "$T/$BOARD".*
 mcopy -n -i "$IMAGE@@$BOOT_OFFSET" ::/vmlinuz "$T/$BOARD.vmlinuz"
 mcopy -n -i "$IMAGE@@$BOOT_OFFSET" ::/initrd.img "$T/$BOARD.initrd"
 qemu-img create -q -f qcow2 -F raw -b "$IMAGE" "$T/$BOARD.qcow2" $(( $(stat -c %s "$IMAGE") + 512 * 1048576 ))
+# edit_config SED_SCRIPT: ts-gate.conf on the boot partition edited as a
+# person would on a laptop: the FAT partition taken out, changed with
+# mtools, written back into the overlay (the image stays as it was built).
+dd if="$IMAGE" of="$T/$BOARD.boot" bs=1M skip=$(( BOOT_OFFSET / 1048576 )) count=$(( BOOT_SIZE / 1048576 )) status=none
+edit_config() {
+    mtype -i "$T/$BOARD.boot" ::/ts-gate.conf | sed "$1" >"$T/$BOARD.conf"
+    mcopy -o -i "$T/$BOARD.boot" "$T/$BOARD.conf" ::/ts-gate.conf
+    qemu-io -f qcow2 -c "write -s $T/$BOARD.boot $BOOT_OFFSET $BOOT_SIZE" "$T/$BOARD.qcow2" >/dev/null
+}
 LOG=$T/$BOARD.log
 TIMEOUT=${TS_GATE_IMAGE_TIMEOUT:-600}
 # The board's console is not the VM's: the VM's serial line instead.
@@ -50,6 +61,7 @@ generic-x86)
     . "${TS_GATE_CACHE:-$HOME/.cache/ts-gate}/vm/kernel.env"
     [ "$KVER" = "$KERNEL_VERSION" ] || die "the image's kernel is $KERNEL_VERSION, the VM rig's $KVER: gpio-sim.ko would not load (TS_GATE_KERNEL_VERSION pins the rig's; or rebuild the image)"
     KO=${TS_GATE_CACHE:-$HOME/.cache/ts-gate}/vm/kernels/$KVER/gpio-sim/gpio-sim.ko
+    edit_config 's/^# gate.position = 0.5 /gate.position = 0.4125/'
     mkfs.vfat -C -n TESTDISK "$T/$BOARD.testdisk" 8192 >/dev/null
     mcopy -i "$T/$BOARD.testdisk" "$KO" "$REPO_ROOT/board/vm-rig/board.conf" ::/
     # /dev/kvm is there but nested KVM hangs on these machines: TCG. No NIC.
@@ -87,7 +99,10 @@ v=$(verdict "$LOG")
 # the results files, as written before the reset.
 hash=$(sed -n 's/^results \([0-9a-f]*\), hard reset$/\1/p' "$LOG.verdict")
 if [ "$v" = "VERDICT image PASS" ] && [ -n "$hash" ]; then
-    boot "$LOG.2" "ts-gate.expect=$hash"
+    # And a broken edit, on the card between the two boots: refused by line.
+    edit_config '$a camera.fps = fast'
+    bad=$(wc -l <"$T/$BOARD.conf")
+    boot "$LOG.2" "ts-gate.expect=$hash ts-gate.badline=$bad"
     v=$(verdict "$LOG.2")
 fi
 if [ "$v" = "VERDICT image PASS" ]; then

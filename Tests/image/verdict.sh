@@ -44,10 +44,21 @@ if [ -n "$expect" ]; then
     say "after the reset, up $(cut -d' ' -f1 /proc/uptime) s"
     check data-mounted-after-reset sh -c 'findmnt -no OPTIONS /var/lib/ts-gate | grep -qw rw'
     check results-intact-after-reset test "$(results_hash)" = "$expect"
+    # The host broke ts-gate.conf on the boot partition before this boot, at
+    # line ts-gate.badline: the settings are refused by that line.
+    bad=$(sed -n 's/.*ts-gate.badline=\([0-9]*\).*/\1/p' /proc/cmdline)
+    if [ -n "$bad" ]; then
+        selftest=$(/usr/bin/ts-gate selftest 2>&1)
+        say "selftest| $selftest"
+        check broken-config-refused-by-line sh -c 'printf "%s\n" "$1" | grep -q "ts-gate.conf line $2"' _ "$selftest" "$bad"
+        check service-names-the-line wait_for 20 sh -c 'journalctl -b -u ts-gate --no-pager | grep -q "ts-gate.conf line $1"' _ "$bad"
+    fi
     finish
 fi
 say "system $(systemctl is-system-running), up $(cut -d' ' -f1 /proc/uptime) s"
-systemctl --failed --no-legend --plain | sed 's/^/image-test: failed unit| /'
+for unit in $(systemctl --failed --no-legend --plain | cut -d' ' -f1); do
+    journalctl -b -u "$unit" --no-pager | tail -n 15 | sed "s/^/image-test: failed $unit| /"
+done
 
 # --- the read-only root and the data partition, grown to fill the disk ---
 check root-read-only sh -c '! touch /.probe 2>/dev/null && findmnt -no OPTIONS / | grep -qw ro'
@@ -111,11 +122,18 @@ systemctl start ts-gate
 check service-active wait_for 30 systemctl is-active -q ts-gate
 say "status: $(systemctl show -p StatusText --value ts-gate)"
 check service-status-line sh -c 'systemctl show -p StatusText --value ts-gate | grep -q "press the button"'
+# The host set gate.position = 0.4125 in the boot partition's ts-gate.conf,
+# as a person would on a laptop: the service's session header carries it.
+header=$(head -n 1 "$(ls -d /var/lib/ts-gate/session-*/results.jsonl | tail -n 1)")
+say "session header: $header"
+check config-from-boot-partition sh -c 'printf "%s\n" "$1" | grep -q "\"gatePosition\":0.4125"' _ "$header"
 check service-user sh -c '[ "$(stat -c %U "/proc/$(systemctl show -p MainPID --value ts-gate)")" = ts-gate ]'
 
 # --- a hung loop: the watchdog kills it, systemd starts it again ---
 pid=$(systemctl show -p MainPID --value ts-gate)
 restarts=$(systemctl show -p NRestarts --value ts-gate)
+# MainPID 0 (no service) must not become `kill -STOP 0`: this very script.
+[ "$pid" -gt 1 ] || { failed+=(no-main-pid); finish; }
 kill -STOP "$pid"
 say "stopped pid $pid at $(cut -d' ' -f1 /proc/uptime) s"
 came_back() {
