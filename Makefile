@@ -82,9 +82,10 @@ image: deps swift-check
 # Boots the generic-x86 image in qemu (TCG) and checks, from its verdict on
 # the serial console: read-only root, data partition writable and grown,
 # selftest naming what the VM lacks, the service active on the VM rig's
-# devices, a hung loop (SIGSTOP) killed by the watchdog and restarted, the
-# results intact after a hard reset. About 2 min (4 with a cold rootfs). Not
-# in `make test` yet.
+# devices, a hung loop (SIGSTOP) killed by the watchdog and restarted, an
+# edited ts-gate.conf on the boot partition read; after a hard reset, the
+# results intact and a broken ts-gate.conf refused by line. About 3 min (4
+# with a cold rootfs). Not in `make test` yet.
 test-image:
 	$(MAKE) image BOARD=generic-x86
 	Tests/image/boot-test.sh generic-x86
