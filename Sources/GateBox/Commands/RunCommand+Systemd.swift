@@ -10,9 +10,12 @@ extension RunCommand {
     /// (house rule 2), and only `run`'s loop on it ever touches this.
     nonisolated(unsafe) static let service = SystemdNotifier.fromEnvironment()
 
-    /// The devices are open and the session's log created.
-    static func serviceReady() {
-        service?.ready(status: "idle: press the button to arm")
+    /// The devices are open and the session's log created: READY=1, and
+    /// the loop's turns will feed the watchdog and the status line.
+    static func serviceReady(_ loop: inout BoxLoop<LinuxPlatform>) {
+        guard let service else { return }
+        loop.afterEachTurn = RunCommand.serviceTurn
+        service.ready(status: "idle: press the button to arm")
     }
 
     /// After each turn of the loop: the watchdog and the status line. The
