@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 // Camera: V4L2 (kernel UAPI), and libv4l2 for cameras that only send MJPEG
 // (its libv4lconvert decodes them; libv4l-dev, static archives on both arches).

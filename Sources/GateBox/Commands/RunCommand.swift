@@ -30,6 +30,7 @@ enum RunCommand {
                 console.problem("ts-gate: " + error.message)
                 return 1
             }
+            RunCommand.serviceSessionEnded(end)
             guard end == .reload else { return 0 }
             do {
                 settings = try options.sources.load()
@@ -62,6 +63,7 @@ enum RunCommand {
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
+        RunCommand.serviceReady(&loop)
         defer { loop.releasePlatform() }
         loop.startStation(settings, dataDirectory: options.dataDirectory ?? settings.dataDirectory)
         return try loop.run()

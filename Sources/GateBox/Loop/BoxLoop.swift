@@ -96,6 +96,8 @@ public struct BoxLoop<Platform: GatePlatform> {
     public var raceTruth: ((RaceRunRecord) -> RaceRunRecord)?
     /// The GATT server over BLE (`run` only; its own source).
     var station: GATTStation?
+    /// Called after each turn of `run` (`run`'s service watchdog and status).
+    public var afterEachTurn: ((BoxLoop) -> Void)?
 
     public init(platform: Platform, configuration: BoxConfiguration, log: SessionLog, console: Console) {
         self.platform = platform
@@ -145,7 +147,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     public mutating func run() throws(GateError) -> SessionEnd {
         try begin()
         var end: SessionEnd?
-        while end == nil { end = try handle(try platform.wait()) }
+        while end == nil { end = try handle(try platform.wait()); afterEachTurn?(self) }
         try finish(end!)
         return end!
     }

@@ -1,0 +1,151 @@
+#!/bin/bash
+# The image boot test, inside the booted image (installed as
+# /usr/lib/ts-gate/image-test.sh, started by ts-gate-image-test.service only
+# when the kernel command line has ts-gate.test). Prints "check NAME
+# ok|FAIL" lines, then "VERDICT image PASS|FAIL", then powers the VM off
+# (or, at the end of a whole first boot, resets it like a pulled plug). The
+# host (Tests/image/boot-test.sh) attaches a second disk, TESTDISK, holding
+# gpio-sim.ko (Debian's kernel has no gpio-sim) and the VM rig's board file.
+set -o pipefail
+failed=()
+say() { echo "image-test: $*"; }
+check() {   # check NAME COMMAND...: ok when COMMAND succeeds
+    local name=$1; shift
+    if "$@"; then say "check $name ok"; else say "check $name FAIL"; failed+=("$name"); fi
+}
+wait_for() {   # wait_for SECONDS COMMAND...
+    local t=$1; shift
+    for _ in $(seq "$t"); do "$@" && return 0; sleep 1; done
+    return 1
+}
+results_hash() { cat /var/lib/ts-gate/session-*/results.jsonl 2>/dev/null | sha256sum | cut -c1-16; }
+finish() {   # finish [reset]: the verdict, then power off (or a hard reset)
+    if [ ${#failed[@]} -eq 0 ]; then
+        say "VERDICT image PASS"
+    else
+        # What a person needs to see why, from a log the host keeps.
+        journalctl -b -p warning --no-pager | tail -n 40 | sed 's/^/image-test: warning| /'
+        say "VERDICT image FAIL: ${failed[*]}"
+    fi
+    if [ "${1:-}" = reset ]; then
+        # As a pulled plug: no sync, no unmount. qemu -no-reboot then exits.
+        say "results $(results_hash), hard reset"
+        echo b >/proc/sysrq-trigger
+    fi
+    systemctl --no-block poweroff
+    exit 0
+}
+
+systemctl is-system-running --wait >/dev/null
+# ts-gate.expect=HASH: the boot after the hard reset; HASH is the results
+# files' as the first boot printed them.
+expect=$(sed -n 's/.*ts-gate.expect=\([0-9a-f]*\).*/\1/p' /proc/cmdline)
+if [ -n "$expect" ]; then
+    say "after the reset, up $(cut -d' ' -f1 /proc/uptime) s"
+    check data-mounted-after-reset sh -c 'findmnt -no OPTIONS /var/lib/ts-gate | grep -qw rw'
+    check results-intact-after-reset test "$(results_hash)" = "$expect"
+    # The host broke ts-gate.conf on the boot partition before this boot, at
+    # line ts-gate.badline: the settings are refused by that line.
+    bad=$(sed -n 's/.*ts-gate.badline=\([0-9]*\).*/\1/p' /proc/cmdline)
+    if [ -n "$bad" ]; then
+        selftest=$(/usr/bin/ts-gate selftest 2>&1)
+        say "selftest| $selftest"
+        check broken-config-refused-by-line sh -c 'printf "%s\n" "$1" | grep -q "ts-gate.conf line $2"' _ "$selftest" "$bad"
+        check service-names-the-line wait_for 20 sh -c 'journalctl -b -u ts-gate --no-pager | grep -q "ts-gate.conf line $1"' _ "$bad"
+    fi
+    finish
+fi
+say "system $(systemctl is-system-running), up $(cut -d' ' -f1 /proc/uptime) s"
+for unit in $(systemctl --failed --no-legend --plain | cut -d' ' -f1); do
+    journalctl -b -u "$unit" --no-pager | tail -n 15 | sed "s/^/image-test: failed $unit| /"
+done
+
+# --- the read-only root and the data partition, grown to fill the disk ---
+check root-read-only sh -c '! touch /.probe 2>/dev/null && findmnt -no OPTIONS / | grep -qw ro'
+check data-writable runuser -u ts-gate -- sh -c 'echo probe >/var/lib/ts-gate/.probe && sync'
+data_mib=$(( $(findmnt -bno SIZE /var/lib/ts-gate || echo 0) / 1048576 ))
+say "data partition: ${data_mib} MiB"
+check data-grown test "$data_mib" -gt 100
+check boot-config-linked test -r /etc/ts-gate/ts-gate.conf
+
+# --- selftest on the bare VM: it names what is missing ---
+selftest=$(/usr/bin/ts-gate selftest 2>&1)
+printf '%s\n' "$selftest" | sed 's/^/image-test: selftest| /'
+check selftest-names-camera sh -c 'printf "%s\n" "$1" | grep -q "/dev/video0" && printf "%s\n" "$1" | grep -q "selftest FAILED"' _ "$selftest"
+# With no devices the service cannot start: systemd keeps retrying it.
+check service-retries-without-devices sh -c '[ "$(systemctl show -p NRestarts --value ts-gate)" -ge 1 ]'
+
+# ts-gate.test=base (an arm64 image on qemu's virt machine): no VM rig
+# devices for that arch, so the checks end here.
+if grep -qw 'ts-gate.test=base' /proc/cmdline; then finish; fi
+
+# --- the box's devices, as the VM rig makes them, then the service ---
+systemctl stop ts-gate
+mkdir -p /run/ts-gate-test
+mount -o ro /dev/disk/by-label/TESTDISK /run/ts-gate-test || { say "no test disk"; failed+=(test-disk); finish; }
+modprobe vivid n_devs=1 node_types=0x101
+wait_for 10 test -c /dev/video0
+v4l2-ctl -d /dev/video0 -i 3 --set-dv-bt-timings index=0 >/dev/null
+modprobe i2c-dev
+modprobe i2c-stub chip_addr=0x68
+bus=
+for a in /sys/class/i2c-adapter/i2c-*; do
+    grep -q "SMBus stub" "$a/name" 2>/dev/null && bus=${a##*-}
+done
+i2cset -y "$bus" 0x68 0x75 0x68               # WHO_AM_I of an MPU-6050
+i2cset -y "$bus" 0x68 0x3f 0x40 b             # +1 g on z: at rest
+insmod /run/ts-gate-test/gpio-sim.ko
+sim=/sys/kernel/config/gpio-sim/box
+mkdir "$sim" "$sim/gpio-bank0"
+echo 4 >"$sim/gpio-bank0/num_lines"
+echo 1 >"$sim/live"
+lines=/sys/devices/platform/$(cat "$sim/dev_name")/$(cat "$sim/gpio-bank0/chip_name")
+echo pull-up >"$lines/sim_gpio0/pull"; echo pull-up >"$lines/sim_gpio3/pull"
+chip=$(cat "$sim/gpio-bank0/chip_name")
+modprobe snd-aloop
+wait_for 10 test -c /dev/snd/pcmC0D0p
+card=$(grep -l Loopback /proc/asound/card*/id | sed 's|.*/card\([0-9]*\)/id|\1|')
+udevadm settle
+# The rig's board file, pointed at these devices; --config stays the boot
+# partition's file (ts-gate.conf, all commented out).
+sed -e "s/^imu.bus = .*/imu.bus = $bus/" -e "s/^gpio.chip = .*/gpio.chip = $chip/" \
+    -e "s/^audio.device = .*/audio.device = hw:$card,0/" /run/ts-gate-test/board.conf >/run/ts-gate-test-board.conf
+mkdir -p /run/systemd/system/ts-gate.service.d
+cat >/run/systemd/system/ts-gate.service.d/test.conf <<DROPIN
+[Service]
+ExecStart=
+ExecStart=/usr/bin/ts-gate run --board /run/ts-gate-test-board.conf --config /etc/ts-gate/ts-gate.conf --data-dir /var/lib/ts-gate
+DROPIN
+systemctl daemon-reload
+systemctl reset-failed ts-gate
+systemctl start ts-gate
+check service-active wait_for 30 systemctl is-active -q ts-gate
+say "status: $(systemctl show -p StatusText --value ts-gate)"
+check service-status-line sh -c 'systemctl show -p StatusText --value ts-gate | grep -q "press the button"'
+# The host set gate.position = 0.4125 in the boot partition's ts-gate.conf,
+# as a person would on a laptop: the service's session header carries it.
+header=$(head -n 1 "$(ls -d /var/lib/ts-gate/session-*/results.jsonl | tail -n 1)")
+say "session header: $header"
+check config-from-boot-partition sh -c 'printf "%s\n" "$1" | grep -q "\"gatePosition\":0.4125"' _ "$header"
+check service-user sh -c '[ "$(stat -c %U "/proc/$(systemctl show -p MainPID --value ts-gate)")" = ts-gate ]'
+
+# --- a hung loop: the watchdog kills it, systemd starts it again ---
+pid=$(systemctl show -p MainPID --value ts-gate)
+restarts=$(systemctl show -p NRestarts --value ts-gate)
+# MainPID 0 (no service) must not become `kill -STOP 0`: this very script.
+[ "$pid" -gt 1 ] || { failed+=(no-main-pid); finish; }
+kill -STOP "$pid"
+say "stopped pid $pid at $(cut -d' ' -f1 /proc/uptime) s"
+came_back() {
+    local now
+    now=$(systemctl show -p MainPID --value ts-gate)
+    [ "$now" != 0 ] && [ "$now" != "$pid" ] && systemctl is-active -q ts-gate
+}
+check watchdog-restart wait_for 60 came_back
+say "running again as pid $(systemctl show -p MainPID --value ts-gate) at $(cut -d' ' -f1 /proc/uptime) s, restarts $restarts -> $(systemctl show -p NRestarts --value ts-gate)"
+check watchdog-logged sh -c 'journalctl -b -u ts-gate --no-pager | grep -q "watchdog"'
+journalctl -b -u ts-gate --no-pager | tail -n 25 | sed 's/^/image-test: journal| /'
+# The sessions' results files were written more than 10 s ago (ext4 commits
+# every 5 s); the host boots again after the reset and compares them.
+check results-written test -s /var/lib/ts-gate/session-0001/results.jsonl
+finish reset
