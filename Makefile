@@ -85,7 +85,7 @@ image: deps swift-check
 # devices, a hung loop (SIGSTOP) killed by the watchdog and restarted, an
 # edited ts-gate.conf on the boot partition read; after a hard reset, the
 # results intact and a broken ts-gate.conf refused by line. About 3 min (4
-# with a cold rootfs). Not in `make test` yet.
+# with a cold rootfs); in `make test`.
 test-image:
 	$(MAKE) image BOARD=generic-x86
 	Tests/image/boot-test.sh generic-x86
@@ -209,7 +209,7 @@ test-fresh-fetch: deps
 
 # Order: the slow-to-fail checks first, the unit tests last so their summary
 # closes the log.
-test: test-fresh-fetch test-cross test-vm test-second test-unit
+test: test-fresh-fetch test-cross test-vm test-image test-second test-unit
 
 clean:
 	rm -rf build .build .build-fw-aarch64 .build-fw-x86_64 .build-bench
