@@ -28,6 +28,7 @@ import Foundation
 import GateBox
 import GateCore
 import GateDevices
+import GateProtocol
 import GateSim
 #if canImport(Glibc)
 import Glibc
@@ -397,7 +398,7 @@ final class LoopRig {
 /// (without the signalfd: one poll() peek per event less), fast. Only
 /// `loop.run()` is inside the measurement.
 func measureSession<Platform: GatePlatform>(_ benchmark: Benchmark, rig: LoopRig, scenario: Scenario,
-                                            platform: Platform) -> (records: Int, cpuNanos: Int64, mallocs: Int64)? {
+                                            platform: Platform, race: RaceSetup? = nil) -> (records: Int, cpuNanos: Int64, mallocs: Int64)? {
     let store = ResultsStore(dataDirectory: rig.dataDirectory)
     let log: SessionLog
     do { log = try store.createSession() } catch {
@@ -412,14 +413,15 @@ func measureSession<Platform: GatePlatform>(_ benchmark: Benchmark, rig: LoopRig
     }
     var detector = DetectorSettings()
     detector.gatePosition = rig.options.gatePosition
-    let configuration = BoxConfiguration(detector: detector, viewWidthMetres: rig.options.viewWidthMetres,
+    var configuration = BoxConfiguration(detector: detector, viewWidthMetres: rig.options.viewWidthMetres,
                                          deviceId: "ts-gate-bench", simulated: true, seed: rig.options.seed)
+    configuration.race = race
     var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: rig.console)
 
     let cpuStart = threadCPUNanos()
     let mallocStart = MallocCounter.mallocs()
     benchmark.startMeasurement()
-    let end: SessionEnd
+    let end: GateBox.SessionEnd
     do { end = try loop.run() } catch {
         benchmark.stopMeasurement()
         benchmark.error("\(error)")
@@ -488,6 +490,103 @@ func simulatedLoopBenchmark(fps: Int) {
     }
 }
 
+// MARK: - A peer flooding the link
+
+/// A peer that writes as fast as it is read: every time the loop wakes,
+/// `perWake` Timing Messages fragments (heartbeats, fragmented at MTU 23)
+/// are waiting, far more than a 7.5 ms BLE link carries per 8.3 ms frame.
+struct FloodLink: PeerLink {
+    let fragments: [[UInt8]]
+    let perWake: Int
+    var budget = 0
+    var next = 0
+    var connected = false
+    var peerCount: Int { 1 }
+
+    init(perWake: Int) {
+        let heartbeat = TimingMessage(timestamp: 1_706_000_000_000, deviceId: "flooding-peer",
+                                      payload: .heartbeat(Heartbeat(state: .armed, thermalState: .nominal))).encoded()
+        var fragmenter = Fragmenter()
+        fragments = (try? fragmenter.fragments(of: heartbeat, attPayloadSize: 20)) ?? []
+        self.perWake = perWake
+    }
+
+    mutating func nextEvent() throws(GateError) -> LinkEvent? {
+        if !connected {
+            connected = true
+            return .connected(peer: 0, role: .peripheral, intervalNanos: 7_500_000, payloadBytes: 20)
+        }
+        guard budget > 0, !fragments.isEmpty else { return nil }
+        budget -= 1
+        next += 1
+        return .received(peer: 0, channel: .messages, bytes: fragments[next % fragments.count], stampNanos: 0)
+    }
+
+    mutating func send(_ bytes: [UInt8], on channel: LinkChannel, to peer: Int) throws(GateError) -> Int? { 1 }
+}
+
+/// The probed platform with the flooding peer: every wake has the link ready.
+struct FloodedPlatform: GatePlatform {
+    var base: ProbedPlatform
+    var link: FloodLink
+    var camera: ProbedCamera { get { base.camera } set { base.camera = newValue } }
+    var motion: ForwardedMotion { get { base.motion } set { base.motion = newValue } }
+    var buttons: ForwardedButtons { get { base.buttons } set { base.buttons = newValue } }
+    var lights: ProbedLights { get { base.lights } set { base.lights = newValue } }
+    var speaker: ForwardedSpeaker { get { base.speaker } set { base.speaker = newValue } }
+
+    mutating func wait() throws(GateError) -> ReadySources {
+        var ready = try base.wait()
+        link.budget = link.perWake
+        ready.insert(.link)
+        return ready
+    }
+    mutating func cameraLost() { base.cameraLost() }
+    mutating func nextSignal() throws(GateError) -> SignalDescriptor.Received? { try base.nextSignal() }
+    var nowNanos: Int64 { base.nowNanos }
+    var wallClockMillis: Int64 { base.wallClockMillis }
+    func truthCrossing(nearNanos nanos: Int64) -> Int64? { base.truthCrossing(nearNanos: nanos) }
+}
+
+/// Issue 47 point 9: the frame path first. The box hosts a race and a peer
+/// floods its link with `perWake` fragments each time the loop wakes; the
+/// frame path's mallocs and its dequeue -> LED latency are compared with
+/// the same race and a quiet peer (perWake 0: the peer connects, then
+/// says nothing).
+func floodedLoopBenchmark(fps: Int, perWake: Int) {
+    Benchmark("simulated loop \(fps) fps, race host, a peer sending \(perWake) fragments per wake",
+              configuration: .init(metrics: [.wallClock, .cpuTotal, GateMetric.framesPerSession, GateMetric.loopCPUPerFrame,
+                                             GateMetric.loopCPUPerFrameWithoutRender, GateMetric.framePathMallocs,
+                                             GateMetric.crossingsPerSession, GateMetric.dequeueToLED],
+                                   timeUnits: .milliseconds,
+                                   warmupIterations: 1,
+                                   maxDuration: .seconds(60),
+                                   maxIterations: 10)) { (benchmark: Benchmark, rig: LoopRig) in
+        let scenario = Scenario(options: rig.options)
+        let sim = UnsafeMutablePointer<SimulatedPlatform>.allocate(capacity: 1)
+        sim.initialize(to: SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: rig.console))
+        defer { sim.pointee.release(); sim.deinitialize(count: 1); sim.deallocate() }
+        let probe = rig.probe
+        probe.reset()
+        guard let plan = try? RacePlan(finishMetres: 30) else { return benchmark.error("race plan") }
+        let race = RaceSetup(sessionId: "482913", deviceName: "ts-gate-bench", role: .start, plan: plan)
+        let platform = FloodedPlatform(base: ProbedPlatform(sim: sim, probe: probe), link: FloodLink(perWake: perWake))
+        guard let session = measureSession(benchmark, rig: rig, scenario: scenario, platform: platform, race: race) else { return }
+        let frames = max(1, probe.frames)
+        benchmark.measurement(GateMetric.framesPerSession, probe.frames)
+        benchmark.measurement(GateMetric.loopCPUPerFrame, Int(session.cpuNanos) / frames)
+        benchmark.measurement(GateMetric.loopCPUPerFrameWithoutRender, Int(session.cpuNanos - probe.renderCPUNanos) / frames)
+        benchmark.measurement(GateMetric.framePathMallocs, Int(probe.framePathMallocs))
+        benchmark.measurement(GateMetric.crossingsPerSession, session.records)
+        for latency in probe.latencies { benchmark.measurement(GateMetric.dequeueToLED, Int(latency)) }
+    } setup: {
+        guard MallocCounter.available else {
+            throw BenchmarkSetupError(description: "malloc interposer not loaded (run through `swift package benchmark`)")
+        }
+        return try LoopRig(fps: fps)
+    }
+}
+
 // MARK: - The suite
 
 let benchmarks: @Sendable () -> Void = {
@@ -498,4 +597,6 @@ let benchmarks: @Sendable () -> Void = {
     }
     calibrationBenchmark(width: 640, height: 480)
     simulatedLoopBenchmark(fps: 120)
+    floodedLoopBenchmark(fps: 120, perWake: 0)
+    floodedLoopBenchmark(fps: 120, perWake: 24)
 }
