@@ -131,9 +131,10 @@ public struct BluetoothController {
         guard status == .success else {
             // Stopping a discovery that already ended is not a failure.
             if command.opcode == .stopDiscovery && status == .rejected { return nil }
-            // Nor is disconnecting a link that is already gone (or whose
-            // controller is off: the link went with it).
-            if command.opcode == .disconnect && (status == .notConnected || status == .notPowered) { return nil }
+            // Nor is a refused disconnect: the box asks only to clear a link
+            // it has given up on, and mgmt refuses when that link is already
+            // gone (Not Connected, Disconnected) or went with its controller.
+            if command.opcode == .disconnect { return nil }
             // A controller without Secure Connections pairs with legacy LE
             // pairing: the link still works, so this is not a failure.
             if command.opcode == .setSecureConnections && status == .notSupported { return nil }
