@@ -185,19 +185,24 @@ struct GATTCentral {
     }
 
     mutating func close<P: GatePlatform>(platform: inout P) {
-        if case .connecting(let socket, _) = phase {
-            platform.unwatch(slot)
-            socket.close()
-        }
-        if let link {
-            platform.unwatch(slot)
-            link.close()
-        }
-        link = nil
+        closeSocket(platform: &platform)
         phase = .waiting(at: Int64.max)
     }
 
     // MARK: - Inside
+
+    /// The link's socket out of the wait and closed: the connected link's,
+    /// or the one still connecting (the same descriptor once connected).
+    private mutating func closeSocket<P: GatePlatform>(platform: inout P) {
+        if let link {
+            platform.unwatch(slot)
+            link.close()
+        } else if case .connecting(let socket, _) = phase {
+            platform.unwatch(slot)
+            socket.close()
+        }
+        link = nil
+    }
 
     private mutating func connect<P: GatePlatform>(to address: BluetoothAddress, platform: inout P, now: Int64, say: (String) -> Void) {
         host = address
@@ -276,15 +281,7 @@ struct GATTCentral {
 
     private mutating func drop<P: GatePlatform>(_ why: String, platform: inout P, now: Int64, events: inout [LinkEvent], say: (String) -> Void) {
         if case .ready = phase { events.append(.disconnected(peer: 0)) }
-        if case .connecting(let socket, _) = phase {
-            platform.unwatch(slot)
-            socket.close()
-        }
-        if let link {
-            platform.unwatch(slot)
-            link.close()
-        }
-        link = nil
+        closeSocket(platform: &platform)
         stale = host
         attempts += 1
         let wait = backoffNanos()
