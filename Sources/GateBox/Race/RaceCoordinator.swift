@@ -128,7 +128,6 @@ public struct RaceCoordinator {
         return effects
     }
 
-    /// A message from link `peer`. Any message is a sign of life.
     /// Whether the link `peer` is to a bonded box over an encrypted link:
     /// it may join without the session code (seed 002 section 8).
     public mutating func setTrusted(_ peer: Int, _ trusted: Bool) {
@@ -136,6 +135,7 @@ public struct RaceCoordinator {
         links[peer].trusted = trusted
     }
 
+    /// A message from link `peer`. Any message is a sign of life.
     public mutating func received(_ message: TimingMessage, from peer: Int, now: Int64) -> [RaceEffect] {
         var effects: [RaceEffect] = []
         heard(peer, now: now, &effects)
