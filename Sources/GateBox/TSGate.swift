@@ -8,7 +8,7 @@ public enum Version {
 /// The `ts-gate` program: parses the command line and runs the command.
 /// Returns the process exit status: 0 done, 1 failed, 2 bad command line.
 public enum TSGate {
-    public static func main(arguments: [String], console: Console = Console(),
+    public static func main(arguments: [String], console: Console = Console.forThisProcess(),
                             missingCPUFeatures: String = CPUFloor.missingHere()) -> Int32 {
         guard missingCPUFeatures.isEmpty else {
             console.problem("ts-gate: " + CPUFloor.problem(missing: missingCPUFeatures))

@@ -15,7 +15,7 @@ extension RunCommand {
     static func serviceReady(_ loop: inout BoxLoop<LinuxPlatform>) {
         guard let service else { return }
         loop.afterEachTurn = RunCommand.serviceTurn
-        service.ready(status: "idle: press the button to arm")
+        service.ready(status: serviceStatus(.idle, cameraLost: false, settingsRefused: loop.configuration.settingsRefused != nil))
     }
 
     /// After each turn of the loop: the watchdog and the status line. The
@@ -23,12 +23,15 @@ extension RunCommand {
     static func serviceTurn(_ loop: BoxLoop<LinuxPlatform>) {
         guard let service else { return }
         service.watchdog(nowNanos: loop.platform.nowNanos)
-        service.status(serviceStatus(loop.session.state, cameraLost: loop.platform.cameraIsLost))
+        service.status(serviceStatus(loop.session.state, cameraLost: loop.platform.cameraIsLost,
+                                     settingsRefused: loop.configuration.settingsRefused != nil))
     }
 
-    static func serviceStatus(_ state: SoloLapSession.State, cameraLost: Bool) -> String {
+    static func serviceStatus(_ state: SoloLapSession.State, cameraLost: Bool, settingsRefused: Bool = false) -> String {
         if cameraLost { return "camera lost: waiting for it to come back" }
         switch state {
+        case .idle where settingsRefused:
+            return "idle, on the last good settings (ts-gate.conf refused: see the log): press the button to arm"
         case .idle: return "idle: press the button to arm"
         case .stabilising: return "waiting for the tripod to be still"
         case .armed: return "armed"

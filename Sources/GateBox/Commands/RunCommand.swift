@@ -5,13 +5,26 @@ import GateDevices
 /// starts. Runs the same loop as the simulator until SIGINT or SIGTERM, then
 /// closes the session's results cleanly. SIGHUP closes the session, reads
 /// the board and configuration files again and opens the devices anew: a bad
-/// edit is refused with its line and the box goes on with what it had.
+/// edit is refused with its line and the box goes on with what it had. At
+/// start, a bad edit is refused the same way when an earlier start kept a
+/// good configuration (LastGoodSettings): the box runs on that one.
 enum RunCommand {
     static func run(_ options: RunOptions, console: Console) -> Int32 {
         var settings: BoxSettings
-        do { settings = try options.sources.load() } catch {
-            console.problem("ts-gate: " + error.message)
-            return 2
+        // Why the settings in use are not the file's, shown until fixed.
+        var refusal: String?
+        let lastGood = LastGoodSettings(dataDirectory: options.dataDirectory ?? BoxSettings().dataDirectory)
+        do {
+            settings = try options.sources.load()
+            lastGood.keep(options.sources, console: console)
+        } catch {
+            guard let fallback = lastGood.load(options.sources) else {
+                console.problem("ts-gate: " + error.message)
+                return 2
+            }
+            settings = fallback
+            refusal = LastGoodSettings.refusal(error)
+            console.problem("ts-gate: " + refusal! + " (" + lastGood.path + ")")
         }
         let signals: SignalDescriptor
         do { signals = try SignalDescriptor.open() } catch {
@@ -26,7 +39,7 @@ enum RunCommand {
         }
         while true {
             let end: SessionEnd
-            do { end = try session(settings, options: options, signals: signals, console: console) } catch {
+            do { end = try session(settings, refusal: refusal, options: options, signals: signals, console: console) } catch {
                 console.problem("ts-gate: " + error.message)
                 return 1
             }
@@ -34,15 +47,18 @@ enum RunCommand {
             guard end == .reload else { return 0 }
             do {
                 settings = try options.sources.load()
+                refusal = nil
+                lastGood.keep(options.sources, console: console)
                 console.line("ts-gate: settings reloaded")
             } catch {
-                console.problem("ts-gate: reload refused, keeping the settings in use: " + error.message)
+                refusal = error.message + "; reload refused, keeping the settings in use"
+                console.problem("ts-gate: " + refusal!)
             }
         }
     }
 
     /// One session on freshly opened devices.
-    static func session(_ settings: BoxSettings, options: RunOptions, signals: SignalDescriptor,
+    static func session(_ settings: BoxSettings, refusal: String?, options: RunOptions, signals: SignalDescriptor,
                         console: Console) throws(GateError) -> SessionEnd {
         let platform: LinuxPlatform
         do { platform = try LinuxPlatform(settings: settings, signals: signals) } catch {
@@ -60,6 +76,7 @@ enum RunCommand {
         configuration.stillNanos = Int64(settings.stillSeconds * 1e9)
         configuration.detection = settings.detection
         configuration.startType = settings.startType
+        configuration.settingsRefused = refusal
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)

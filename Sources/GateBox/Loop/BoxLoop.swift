@@ -16,6 +16,9 @@ public struct BoxConfiguration {
     public var stillNanos: Int64 = 1_000_000_000
     /// A race of boxes over the platform's links; nil: this box times laps alone.
     public var race: RaceSetup?
+    /// The configuration file was refused and older settings are in use:
+    /// why, said at the start, with the error pattern until the button.
+    public var settingsRefused: String?
 
     public init(detector: DetectorSettings, viewWidthMetres: Double, deviceId: String, simulated: Bool, seed: UInt64?) {
         self.detector = detector
@@ -170,6 +173,10 @@ public struct BoxLoop<Platform: GatePlatform> {
         } else {
             say("session \(log.sessionId): solo, \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
         }
+        if let refused = configuration.settingsRefused {
+            warn("settings refused: " + refused)
+            try platform.lights.show(.error, atNanos: platform.nowNanos)
+        }
     }
 
     /// Hands what is ready to the source that owns it (house rule 2: the
@@ -256,7 +263,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         _ = session.disarm()
         platform.cameraLost()
         try platform.lights.show(.error, atNanos: platform.nowNanos)
-        say("camera lost (" + error.message + "): gate disarmed" + (before == .running ? ", the run in progress is abandoned" : "")
+        warn("camera lost (" + error.message + "): gate disarmed" + (before == .running ? ", the run in progress is abandoned" : "")
             + "; results so far are saved; waiting for the camera to come back")
     }
 
@@ -297,7 +304,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             switch (before, session.state) {
             case (.running, _): say(moved + ": the current lap will be flagged")
             case (.armed, .idle):
-                say(moved + ": gate disarmed; check the aim, then press the button to arm")
+                warn(moved + ": gate disarmed; check the aim, then press the button to arm")
                 try platform.lights.show(.error, atNanos: platform.nowNanos)
             case (.armed, .stabilising): say(moved + ": the gate arms again once it is still")
             default: say(moved)
@@ -441,12 +448,17 @@ public struct BoxLoop<Platform: GatePlatform> {
         say(ResultsTable.liveLine(record, runs: configuration.startType.isExternal))
         if configuration.startType.isExternal && session.state == .armed { say("ready for the next start") }
         if session.state == .idle {
-            say("the tripod moved during this run: gate disarmed; check the aim, then press the button to arm")
+            warn("the tripod moved during this run: gate disarmed; check the aim, then press the button to arm")
             try platform.lights.show(.error, atNanos: platform.nowNanos)
         }
     }
 
     func say(_ text: String) {
         console.line(DecimalText.clockLabel(platform.nowNanos) + " " + text)
+    }
+
+    /// A line that needs a person: the journal's warning priority.
+    func warn(_ text: String) {
+        console.warning(DecimalText.clockLabel(platform.nowNanos) + " " + text)
     }
 }

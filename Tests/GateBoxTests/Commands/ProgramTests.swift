@@ -208,6 +208,39 @@ import GateSim
         #expect(run.errors.hasPrefix("ts-gate: " + dir.path + "/ts-gate.conf line 2: unknown key 'camera.fsp'"))
     }
 
+    /// `run` keeps the configuration it started on (last-good.conf in the
+    /// data directory); a later bad edit is refused by its line and the box
+    /// runs on the kept one. Off the box the devices are missing, so each
+    /// run stops at the camera, after the settings.
+    @Test func runFallsBackToTheLastGoodConfiguration() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let board = dir.path + "/board.conf", config = dir.path + "/ts-gate.conf", data = dir.path + "/data"
+        try "board = nowhere\ncamera.device = /nonexistent/video9\n".write(toFile: board, atomically: true, encoding: .utf8)
+        let arguments = ["run", "--board", board, "--config", config, "--data-dir", data]
+
+        try "gate.position = 0.4\ncamera.fsp = 60\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let nothingKept = try ProgramTests.run(arguments)
+        #expect(nothingKept.status == 2)
+        #expect(nothingKept.errors.hasPrefix("ts-gate: " + config + " line 2: unknown key 'camera.fsp' (known keys: "))
+        #expect(!nothingKept.errors.contains("last good"))
+
+        try "gate.position = 0.4\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let good = try ProgramTests.run(arguments)
+        #expect(good.status == 1)
+        #expect(good.errors.contains("ts-gate selftest checks every device"))
+        #expect(try String(contentsOfFile: data + "/last-good.conf", encoding: .utf8) == "gate.position = 0.4\n")
+
+        try "gate.position = 0.3\ncamera.fsp = 60\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let refused = try ProgramTests.run(arguments)
+        #expect(refused.status == 1, "the box went on to its devices")
+        #expect(refused.errors.hasPrefix("ts-gate: " + config + " line 2: unknown key 'camera.fsp' (known keys: "))
+        #expect(refused.errors.contains("; running on the last good configuration until it is fixed (" + data + "/last-good.conf)\n"))
+        #expect(refused.errors.contains("ts-gate selftest checks every device"))
+        // The kept copy is still the good one.
+        #expect(try String(contentsOfFile: data + "/last-good.conf", encoding: .utf8) == "gate.position = 0.4\n")
+    }
+
     @Test func missingDevicesAreReportedAndFailTheSelftest() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

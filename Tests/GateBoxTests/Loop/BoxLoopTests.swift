@@ -40,3 +40,35 @@ import GateSim
         #expect(loop.endRecord?.laps == options.runs)
     }
 }
+
+/// A refused ts-gate.conf (the box runs on its last good one): said at the
+/// session's start with the warning priority, and the error pattern shown
+/// until a person acts.
+@Suite struct SettingsRefusedTests {
+    @Test func theSessionStartsWithTheErrorPatternAndSaysWhy() throws {
+        var options = SimulationOptions()
+        options.seed = 4; options.runs = 1; options.fps = 120
+        let scenario = Scenario(options: options)
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let log = try ResultsStore(dataDirectory: dir.path).createSession()
+        defer { log.close() }
+        let sink = try FileDescriptor.open(dir.path + "/console.txt", [.writeOnly, .create, .truncate])
+        defer { sink.close() }
+        var console = Console(output: sink, errors: sink)
+        console.journal = true
+        let platform = SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: console)
+        var configuration = BoxConfiguration(detector: DetectorSettings(), viewWidthMetres: options.viewWidthMetres,
+                                             deviceId: "test", simulated: true, seed: options.seed)
+        configuration.settingsRefused = "ts-gate.conf line 3: unknown key 'gate.postion'"
+        var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
+        defer { loop.platform.release() }
+
+        try loop.begin()
+        #expect(loop.platform.lights.current == .error)
+        let text = try String(contentsOfFile: dir.path + "/console.txt", encoding: .utf8)
+        #expect(text.contains("<4>[   0.000] settings refused: ts-gate.conf line 3: unknown key 'gate.postion'\n"))
+        #expect(RunCommand.serviceStatus(.idle, cameraLost: false, settingsRefused: true).contains("last good settings"))
+        #expect(RunCommand.serviceStatus(.idle, cameraLost: false) == "idle: press the button to arm")
+    }
+}
