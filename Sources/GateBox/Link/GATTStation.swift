@@ -474,8 +474,27 @@ extension GATTStation: PeerLink {
     }
 
     /// The race accepted this peer's join: it may write from now on.
-    mutating func admit(peer: Int) {
-        for i in peers.indices where peers[i].seat == peer { peers[i].values.joined = true }
+    mutating func admit(peer: Int, role: String) {
+        for i in peers.indices where peers[i].seat == peer {
+            peers[i].values.joined = true
+            keepRole(role, of: peers[i].link.peer)
+        }
+    }
+
+    /// A bonded box took a gate: its record gets the role, appended only
+    /// when the role changed (the file is never rewritten).
+    private mutating func keepRole(_ role: String, of address: BluetoothAddress) {
+        guard let known = bonded.firstIndex(where: { $0.address.bytes == address.bytes }), bonded[known].role != role else { return }
+        var peer = bonded[known]
+        peer.role = role
+        // No key in this record: the one before it still holds.
+        var record = peer
+        record.key = nil
+        do { try BondedPeers.append(BondedPeers.bondLine(record), dataDirectory: dataDirectory) } catch {
+            notices.append(.problem("bluetooth: " + error.message + "; " + peer.name + "'s role not kept"))
+            return
+        }
+        bonded[known] = peer
     }
 
     /// A bonded box over an encrypted link (host side; the joiner's host
@@ -497,6 +516,8 @@ extension GATTStation: PeerLink {
 enum StationNotice: Equatable {
     /// A pairing ended: bonded with a box, or the 60 s ran out.
     case pairingEnded(bonded: Bool)
+    /// A line for the log from where the station has no log at hand.
+    case problem(String)
 }
 
 /// Pairing (issue 47, point 6): the 5 s hold opens 60 s in which SMP's

@@ -29,6 +29,8 @@ extension BoxLoop {
                 // Paired: a flash and beep, then the gate's own pattern again.
                 try platform.lights.show(bonded ? .crossing : .error, atNanos: platform.nowNanos)
                 if bonded { try platform.speaker.play(.beep, atNanos: platform.nowNanos) }
+            case .problem(let line):
+                warn(line)
             }
         }
         // What the links brought goes to the race at once; its timer ticks it.

@@ -226,7 +226,7 @@ struct RaceSource {
             guard case .send(let payload, let to) = effect else { out.append(effect); continue }
             let message = TimingMessage(timestamp: wallMillis, deviceId: coordinator.deviceId, payload: payload)
             let bytes = message.encoded()
-            if case .sessionJoinAccepted = payload, let to { link.admit(peer: to) }
+            if case .sessionJoinAccepted(let accepted) = payload, let to { link.admit(peer: to, role: accepted.assignedRole.wire) }
             if let to {
                 try sendMessage(bytes, to: to, &link)
             } else {

@@ -9,7 +9,8 @@
 #    keep the bond (with its key) in their bonded peers' file;
 #  - the host accepts the bonded box's session_join without the code, the
 #    joiner takes the host's session; clock sync and heartbeats follow;
-#  - `ts-gate peers` on each lists the other;
+#  - `ts-gate peers` on each lists the other (the host: with the gate the
+#    joiner took, a record appended when the race accepted it);
 #  (A controller switched off and on under a live link is ble-race's: here,
 #  under an encrypted bonded link, Debian 6.1's Bluetooth stack with btvirt
 #  hits a kernel BUG, list_del corruption in hci_chan_del, when the stale
@@ -53,7 +54,7 @@ wait_for 40 grep -q "race: clock of box ts-gate-0001 synced" /tmp/run.out || fai
 /bin/ts-gate peers --data-dir /tmp/results >/tmp/peers1.out 2>&1
 /bin/ts-gate peers --data-dir /tmp/results2 >/tmp/peers2.out 2>&1
 cat /tmp/peers1.out /tmp/peers2.out
-grep -q "$HCI1  ts-gate-0001 .*key kept" /tmp/peers1.out || fail "the host's peers do not list the joiner"
+grep -q "$HCI1  ts-gate-0001 .*last the finish gate, key kept" /tmp/peers1.out || fail "the host's peers do not list the joiner with the gate it took"
 grep -q "$HCI0  ts-gate-0000 .*key kept" /tmp/peers2.out || fail "the joiner's peers do not list the host"
 
 # Both restart: bonded, they find each other again without the gesture.
