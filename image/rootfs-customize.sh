@@ -18,3 +18,8 @@ chroot "$ROOT" getent passwd ts-gate >/dev/null ||
 
 # Nothing in the image is a place to log in by password.
 chroot "$ROOT" passwd --lock root >/dev/null
+
+# sshd only when ts-gate.conf asks (debug.ssh, debug-access.sh), and with a
+# host key made on each card: not one key baked into every image.
+chroot "$ROOT" systemctl disable ssh.service ssh.socket >/dev/null 2>&1 || true
+rm -f "$ROOT"/etc/ssh/ssh_host_*

@@ -26,9 +26,10 @@ MIRRORS=(
 # dosfstools checks the boot partition a laptop may have left dirty;
 # i2c-tools (its udev rule gives i2c buses to group i2c) and v4l-utils are
 # how a person checks the IMU and the camera on the box. No bluez: ts-gate speaks to the controller through the kernel's mgmt and
-# HCI sockets, so no bluetoothd.
+# HCI sockets, so no bluetoothd. openssh-server is off unless ts-gate.conf
+# asks for it (debug.ssh; rootfs-customize.sh disables it).
 PACKAGES=(systemd-sysv udev kmod initramfs-tools e2fsprogs fdisk dosfstools
-          zstd i2c-tools v4l-utils $IMAGE_PACKAGES)
+          zstd i2c-tools v4l-utils openssh-server $IMAGE_PACKAGES)
 MAX_AGE_DAYS=${TS_GATE_ROOTFS_MAX_AGE_DAYS:-7}
 
 ensure_packages mmdebstrap arch-test qemu-user-static binfmt-support

@@ -16,8 +16,9 @@
 # "VERDICT image PASS"; the log is build/image/test/BOARD.log. generic-x86
 # reads gate.position from an edited ts-gate.conf on the boot partition and
 # ends its boot with a hard reset (sysrq b); a second boot (BOARD.log.2),
-# with a broken line added to that file, checks that the results files
-# written before the reset are intact and that the line is refused.
+# with a broken line added to that file and gate.position changed, checks
+# that the results files written before the reset are intact, that the line
+# is refused, and that the service runs on the last good configuration.
 #
 # Environment: TS_GATE_IMAGE_TIMEOUT, host-side limit in seconds (600).
 set -euo pipefail
@@ -30,7 +31,7 @@ LATEST=$OUT_DIR/$BOARD.latest
 # shellcheck disable=SC1090
 . "$LATEST"
 [ -f "$IMAGE" ] || die "$LATEST names $IMAGE, which is gone: make image BOARD=$BOARD"
-ensure_packages qemu-system-x86 qemu-system-arm qemu-utils mtools dosfstools
+ensure_packages qemu-system-x86 qemu-system-arm qemu-utils mtools dosfstools openssh-client
 export MTOOLS_SKIP_CHECK=1
 
 T=$OUT_DIR/test
@@ -62,8 +63,12 @@ generic-x86)
     [ "$KVER" = "$KERNEL_VERSION" ] || die "the image's kernel is $KERNEL_VERSION, the VM rig's $KVER: gpio-sim.ko would not load (TS_GATE_KERNEL_VERSION pins the rig's; or rebuild the image)"
     KO=${TS_GATE_CACHE:-$HOME/.cache/ts-gate}/vm/kernels/$KVER/gpio-sim/gpio-sim.ko
     edit_config 's/^# gate.position = 0.5 /gate.position = 0.4125/'
+    # A key pair for the second boot's debug.ssh: the public half in the
+    # boot partition's authorized_keys, the private one on the test disk.
+    ssh-keygen -q -t ed25519 -N '' -C ts-gate-image-test -f "$T/$BOARD.debug_key"
     mkfs.vfat -C -n TESTDISK "$T/$BOARD.testdisk" 8192 >/dev/null
     mcopy -i "$T/$BOARD.testdisk" "$KO" "$REPO_ROOT/board/vm-rig/board.conf" ::/
+    mcopy -i "$T/$BOARD.testdisk" "$T/$BOARD.debug_key" ::/debug_key
     # /dev/kvm is there but nested KVM hangs on these machines: TCG. No NIC.
     QEMU=(qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 1 -m 1024
           -drive "file=$T/$BOARD.testdisk,if=virtio,format=raw,readonly=on"
@@ -99,8 +104,13 @@ v=$(verdict "$LOG")
 # the results files, as written before the reset.
 hash=$(sed -n 's/^results \([0-9a-f]*\), hard reset$/\1/p' "$LOG.verdict")
 if [ "$v" = "VERDICT image PASS" ] && [ -n "$hash" ]; then
-    # And a broken edit, on the card between the two boots: refused by line.
-    edit_config '$a camera.fps = fast'
+    # And a broken edit, on the card between the two boots: refused by line,
+    # and the box runs on the last good configuration (gate.position 0.4125).
+    # The debug keys too, with a public key beside the file, as a person
+    # turns SSH and the serial console on.
+    mcopy -o -i "$T/$BOARD.boot" "$T/$BOARD.debug_key.pub" ::/authorized_keys
+    edit_config 's/^gate.position = 0.4125/gate.position = 0.3/; s/^# debug.console = off /debug.console = on /; s/^# debug.ssh = off /debug.ssh = on /; $a camera.fps = fast'
+    grep -q '^debug.ssh = on' "$T/$BOARD.conf" || die "the example ts-gate.conf has no '# debug.ssh = off' line to edit"
     bad=$(wc -l <"$T/$BOARD.conf")
     boot "$LOG.2" "ts-gate.expect=$hash ts-gate.badline=$bad"
     v=$(verdict "$LOG.2")

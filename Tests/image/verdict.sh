@@ -36,6 +36,49 @@ finish() {   # finish [reset]: the verdict, then power off (or a hard reset)
     exit 0
 }
 
+# The box's devices, as the VM rig makes them, then the service on them.
+start_on_rig_devices() {
+    systemctl stop ts-gate
+    mkdir -p /run/ts-gate-test
+    mount -o ro /dev/disk/by-label/TESTDISK /run/ts-gate-test || { say "no test disk"; failed+=(test-disk); finish; }
+    modprobe vivid n_devs=1 node_types=0x101
+    wait_for 10 test -c /dev/video0
+    v4l2-ctl -d /dev/video0 -i 3 --set-dv-bt-timings index=0 >/dev/null
+    modprobe i2c-dev
+    modprobe i2c-stub chip_addr=0x68
+    bus=
+    for a in /sys/class/i2c-adapter/i2c-*; do
+        grep -q "SMBus stub" "$a/name" 2>/dev/null && bus=${a##*-}
+    done
+    i2cset -y "$bus" 0x68 0x75 0x68               # WHO_AM_I of an MPU-6050
+    i2cset -y "$bus" 0x68 0x3f 0x40 b             # +1 g on z: at rest
+    insmod /run/ts-gate-test/gpio-sim.ko
+    sim=/sys/kernel/config/gpio-sim/box
+    mkdir "$sim" "$sim/gpio-bank0"
+    echo 4 >"$sim/gpio-bank0/num_lines"
+    echo 1 >"$sim/live"
+    lines=/sys/devices/platform/$(cat "$sim/dev_name")/$(cat "$sim/gpio-bank0/chip_name")
+    echo pull-up >"$lines/sim_gpio0/pull"; echo pull-up >"$lines/sim_gpio3/pull"
+    chip=$(cat "$sim/gpio-bank0/chip_name")
+    modprobe snd-aloop
+    wait_for 10 test -c /dev/snd/pcmC0D0p
+    card=$(grep -l Loopback /proc/asound/card*/id | sed 's|.*/card\([0-9]*\)/id|\1|')
+    udevadm settle
+    # The rig's board file, pointed at these devices; --config stays the boot
+    # partition's file, as the host edited it.
+    sed -e "s/^imu.bus = .*/imu.bus = $bus/" -e "s/^gpio.chip = .*/gpio.chip = $chip/" \
+        -e "s/^audio.device = .*/audio.device = hw:$card,0/" /run/ts-gate-test/board.conf >/run/ts-gate-test-board.conf
+    mkdir -p /run/systemd/system/ts-gate.service.d
+    cat >/run/systemd/system/ts-gate.service.d/test.conf <<DROPIN
+[Service]
+ExecStart=
+ExecStart=/usr/bin/ts-gate run --board /run/ts-gate-test-board.conf --config /etc/ts-gate/ts-gate.conf --data-dir /var/lib/ts-gate
+DROPIN
+    systemctl daemon-reload
+    systemctl reset-failed ts-gate
+    systemctl start ts-gate
+}
+
 systemctl is-system-running --wait >/dev/null
 # ts-gate.expect=HASH: the boot after the hard reset; HASH is the results
 # files' as the first boot printed them.
@@ -52,6 +95,32 @@ if [ -n "$expect" ]; then
         say "selftest| $selftest"
         check broken-config-refused-by-line sh -c 'printf "%s\n" "$1" | grep -q "ts-gate.conf line $2"' _ "$selftest" "$bad"
         check service-names-the-line wait_for 20 sh -c 'journalctl -b -u ts-gate --no-pager | grep -q "ts-gate.conf line $1"' _ "$bad"
+        # The host also changed gate.position to 0.3 in that file: the box
+        # runs on the last good configuration (0.4125), blinking the error
+        # pattern, and says so with the journal's warning priority.
+        start_on_rig_devices
+        check service-active-on-last-good wait_for 30 systemctl is-active -q ts-gate
+        say "status: $(systemctl show -p StatusText --value ts-gate)"
+        check status-says-last-good sh -c 'systemctl show -p StatusText --value ts-gate | grep -q "last good settings"'
+        # READY=1 comes as the loop starts, just before its header record.
+        newest_header() { head -n 1 "$(ls -d /var/lib/ts-gate/session-*/results.jsonl | tail -n 1)"; }
+        wait_for 10 sh -c "$(declare -f newest_header); newest_header | grep -q session"
+        header=$(newest_header)
+        say "session header: $header"
+        check last-good-gate-position sh -c 'printf "%s\n" "$1" | grep -q "\"gatePosition\":0.4125"' _ "$header"
+        check refusal-is-a-warning wait_for 10 sh -c 'journalctl -b -u ts-gate -p warning --no-pager | grep -q "settings refused: .*ts-gate.conf line $1"' _ "$bad"
+        journalctl -b -u ts-gate -p warning --no-pager | tail -n 5 | sed 's/^/image-test: warning| /'
+        # The host also set debug.ssh = on and debug.console = on, with its
+        # public key in authorized_keys on the boot partition.
+        journalctl -b -u ts-gate-debug --no-pager | grep 'ts-gate-debug:' | sed 's/^.*ts-gate-debug: /image-test: debug| /'
+        install -m 0600 /run/ts-gate-test/debug_key /run/debug_key
+        ssh_in() { [ "$(ssh -i /run/debug_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+                        -o LogLevel=ERROR root@127.0.0.1 id -u 2>/dev/null)" = 0 ]; }
+        check debug-ssh-login wait_for 20 ssh_in
+        check debug-ssh-keys-only sh -c 'sshd -T 2>/dev/null | grep -qx "passwordauthentication no"'
+        # agetty --autologin hands over to login at once: root's processes on ttyS0.
+        check debug-console-shell wait_for 20 sh -c 'systemctl is-active -q ts-gate-debug-console@ttyS0 && pgrep -t ttyS0 -u root >/dev/null'
+        systemctl status --no-pager ts-gate-debug-console@ttyS0 2>&1 | tail -n 6 | sed 's/^/image-test: console| /'
     fi
     finish
 fi
@@ -67,6 +136,11 @@ data_mib=$(( $(findmnt -bno SIZE /var/lib/ts-gate || echo 0) / 1048576 ))
 say "data partition: ${data_mib} MiB"
 check data-grown test "$data_mib" -gt 100
 check boot-config-linked test -r /etc/ts-gate/ts-gate.conf
+# Debug access off unless ts-gate.conf asks: no login on the serial line, no sshd.
+check no-serial-login sh -c '! pgrep agetty >/dev/null || ! pgrep -a agetty | grep -q ttyS'
+nothing_on_port_22() { awk '$4 == "0A" && $2 ~ /:0016$/ { found = 1 } END { exit found }' /proc/net/tcp /proc/net/tcp6; }
+check ssh-off sh -c '! systemctl is-active -q ssh'
+check nothing-on-port-22 nothing_on_port_22
 
 # --- selftest on the bare VM: it names what is missing ---
 selftest=$(/usr/bin/ts-gate selftest 2>&1)
@@ -80,45 +154,7 @@ check service-retries-without-devices sh -c '[ "$(systemctl show -p NRestarts --
 if grep -qw 'ts-gate.test=base' /proc/cmdline; then finish; fi
 
 # --- the box's devices, as the VM rig makes them, then the service ---
-systemctl stop ts-gate
-mkdir -p /run/ts-gate-test
-mount -o ro /dev/disk/by-label/TESTDISK /run/ts-gate-test || { say "no test disk"; failed+=(test-disk); finish; }
-modprobe vivid n_devs=1 node_types=0x101
-wait_for 10 test -c /dev/video0
-v4l2-ctl -d /dev/video0 -i 3 --set-dv-bt-timings index=0 >/dev/null
-modprobe i2c-dev
-modprobe i2c-stub chip_addr=0x68
-bus=
-for a in /sys/class/i2c-adapter/i2c-*; do
-    grep -q "SMBus stub" "$a/name" 2>/dev/null && bus=${a##*-}
-done
-i2cset -y "$bus" 0x68 0x75 0x68               # WHO_AM_I of an MPU-6050
-i2cset -y "$bus" 0x68 0x3f 0x40 b             # +1 g on z: at rest
-insmod /run/ts-gate-test/gpio-sim.ko
-sim=/sys/kernel/config/gpio-sim/box
-mkdir "$sim" "$sim/gpio-bank0"
-echo 4 >"$sim/gpio-bank0/num_lines"
-echo 1 >"$sim/live"
-lines=/sys/devices/platform/$(cat "$sim/dev_name")/$(cat "$sim/gpio-bank0/chip_name")
-echo pull-up >"$lines/sim_gpio0/pull"; echo pull-up >"$lines/sim_gpio3/pull"
-chip=$(cat "$sim/gpio-bank0/chip_name")
-modprobe snd-aloop
-wait_for 10 test -c /dev/snd/pcmC0D0p
-card=$(grep -l Loopback /proc/asound/card*/id | sed 's|.*/card\([0-9]*\)/id|\1|')
-udevadm settle
-# The rig's board file, pointed at these devices; --config stays the boot
-# partition's file (ts-gate.conf, all commented out).
-sed -e "s/^imu.bus = .*/imu.bus = $bus/" -e "s/^gpio.chip = .*/gpio.chip = $chip/" \
-    -e "s/^audio.device = .*/audio.device = hw:$card,0/" /run/ts-gate-test/board.conf >/run/ts-gate-test-board.conf
-mkdir -p /run/systemd/system/ts-gate.service.d
-cat >/run/systemd/system/ts-gate.service.d/test.conf <<DROPIN
-[Service]
-ExecStart=
-ExecStart=/usr/bin/ts-gate run --board /run/ts-gate-test-board.conf --config /etc/ts-gate/ts-gate.conf --data-dir /var/lib/ts-gate
-DROPIN
-systemctl daemon-reload
-systemctl reset-failed ts-gate
-systemctl start ts-gate
+start_on_rig_devices
 check service-active wait_for 30 systemctl is-active -q ts-gate
 say "status: $(systemctl show -p StatusText --value ts-gate)"
 check service-status-line sh -c 'systemctl show -p StatusText --value ts-gate | grep -q "press the button"'

@@ -57,6 +57,11 @@ public struct BoxSettings: Equatable, Sendable {
     /// The 6-digit session code; nil: the host draws one and logs it, a
     /// joiner joins only a host it has bonded with (the 5 s hold).
     public var raceSession: String?
+    /// The SD image's debug access, read by its boot script
+    /// (image/overlay/usr/lib/ts-gate/debug-access.sh); the box itself only
+    /// checks the values, so a typo is refused by its line like any other.
+    public var debugConsole = false
+    public var debugSSH = false
 
     public init() {}
 
@@ -115,6 +120,8 @@ public struct BoxSettings: Equatable, Sendable {
         ("race.role", "start, lap or finish: the gate this box holds"),
         ("race.session", "auto (a host draws a 6-digit code and logs it; a joiner joins only a host it has bonded with) or a 6-digit code such as 482913"),
         ("required", "a comma-separated list of camera, imu, buttons, lights, speaker, bluetooth (or none)"),
+        ("debug.console", "off or on (SD image: a root shell on the serial console, for a person with the board open)"),
+        ("debug.ssh", "off or on (SD image: SSH as root with the keys in authorized_keys on the boot partition)"),
     ]
 
     /// Applies `entries` (a board file, then the configuration over it).
@@ -226,6 +233,9 @@ public struct BoxSettings: Equatable, Sendable {
                     list.append(name)
                 }
                 required = list
+            case "debug.console", "debug.ssh":
+                guard e.value == "on" || e.value == "off" else { throw bad() }
+                if e.key == "debug.console" { debugConsole = e.value == "on" } else { debugSSH = e.value == "on" }
             default:
                 throw ConfigError(file: file, line: e.line, problem: "unknown key '" + e.key
                     + "' (known keys: " + BoxSettings.keys.map { $0.key }.joined(separator: ", ") + ")")

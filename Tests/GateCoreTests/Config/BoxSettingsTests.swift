@@ -106,4 +106,12 @@ import Testing
         try joiner.validate()
         #expect(joiner.race == .join && joiner.raceSession == nil)
     }
+
+    @Test func readsTheImagesDebugKeys() throws {
+        let off = try apply("board = x\n")
+        #expect(!off.debugConsole && !off.debugSSH)
+        let on = try apply("debug.console = on\ndebug.ssh = on\n")
+        #expect(on.debugConsole && on.debugSSH)
+        #expect(throws: ConfigError.self) { try apply("debug.ssh = yes\n") }
+    }
 }
