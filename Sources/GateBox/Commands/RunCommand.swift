@@ -52,7 +52,7 @@ enum RunCommand {
                 console.line("ts-gate: settings reloaded")
             } catch {
                 refusal = error.message + "; reload refused, keeping the settings in use"
-                console.problem("ts-gate: " + refusal!)
+                console.problem("ts-gate: reload refused, keeping the settings in use: " + error.message)
             }
         }
     }
