@@ -35,6 +35,11 @@ public struct RaceCoordinator {
     /// This box's gate in the plan (0 the start); nil until assigned, or for
     /// a control-only host.
     public internal(set) var gateIndex: Int?
+    /// Messages refused as replays (dated before their link's join).
+    public internal(set) var refusedReplays = 0
+    /// How far before its join a sender's message may be dated: room for a
+    /// phone's clock being set while it runs, none for an old session's.
+    static let replayWindowMillis: Int64 = 30_000
     /// The run armed or last armed (1, 2, ...); 0 before the first.
     public internal(set) var runNumber = 0
     /// The runs this box has recorded.
@@ -138,6 +143,16 @@ public struct RaceCoordinator {
     /// A message from link `peer`. Any message is a sign of life.
     public mutating func received(_ message: TimingMessage, from peer: Int, now: Int64) -> [RaceEffect] {
         var effects: [RaceEffect] = []
+        // Seed 002 section 8: a message from an older session, replayed on
+        // a link that has joined since, is refused (only the join messages
+        // carry a session id; every message carries its sender's time).
+        if peer < links.count, let joined = links[peer].joinedMillis,
+           message.timestamp < joined - RaceCoordinator.replayWindowMillis {
+            refusedReplays += 1
+            effects.append(.say("race: a " + message.type + " from " + boxName(peer) + " dated "
+                                + String((joined - message.timestamp) / 1000) + " s before its join refused (a replay?)"))
+            return effects
+        }
         heard(peer, now: now, &effects)
         if isHost {
             hostReceived(message, from: peer, now: now, &effects)

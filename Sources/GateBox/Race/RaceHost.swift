@@ -6,7 +6,7 @@ extension RaceCoordinator {
     mutating func hostReceived(_ message: TimingMessage, from peer: Int, now: Int64, _ effects: inout [RaceEffect]) {
         switch message.payload {
         case .sessionJoin(let join):
-            hostJoin(join, deviceId: message.deviceId, from: peer, now: now, &effects)
+            hostJoin(join, deviceId: message.deviceId, sentMillis: message.timestamp, from: peer, now: now, &effects)
         case .gateReady:
             if let seat = seatIndex(of: message.deviceId) { seatReady(seat, true, reason: "", now: now, &effects) }
         case .gateNotReady(let body):
@@ -33,7 +33,8 @@ extension RaceCoordinator {
 
     // MARK: joining
 
-    mutating func hostJoin(_ join: SessionJoin, deviceId: String, from peer: Int, now: Int64, _ effects: inout [RaceEffect]) {
+    mutating func hostJoin(_ join: SessionJoin, deviceId: String, sentMillis: Int64, from peer: Int, now: Int64,
+                           _ effects: inout [RaceEffect]) {
         let bondedPeer = peer < links.count && links[peer].trusted
         guard join.sessionId == sessionId || bondedPeer else {
             effects.append(.send(refusal("WRONG_SESSION", "this box hosts session " + sessionId + ", not " + join.sessionId), to: peer))
@@ -65,6 +66,7 @@ extension RaceCoordinator {
         for i in links.indices where i != peer && links[i].deviceId == deviceId { links[i].deviceId = nil }
         ensureLink(peer)
         links[peer].deviceId = deviceId
+        links[peer].joinedMillis = sentMillis
         links[peer].preciseClockSync = join.capabilities?.preciseClockSync ?? false
         seats[seat].deviceId = deviceId
         seats[seat].name = join.name ?? deviceId

@@ -70,6 +70,8 @@ extension RaceCoordinator {
             }
             let rejoin = joined
             joined = true
+            ensureLink(RaceCoordinator.hostLink)
+            links[RaceCoordinator.hostLink].joinedMillis = message.timestamp
             role = accepted.assignedRole
             gateIndex = accepted.gateIndex ?? (accepted.assignedRole == .start ? 0 : nil)
             if state == .idle || state == .connecting { state = .syncing }

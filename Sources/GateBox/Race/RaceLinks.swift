@@ -8,6 +8,10 @@ struct RaceLink {
     var nextHeartbeatNanos: Int64 = 0
     /// Host: the box that joined over this link.
     var deviceId: String?
+    /// The sender's own timestamp (wall-clock ms) on the join that let this
+    /// link in: the host's of session_join, a joiner's of the acceptance.
+    /// What the same sender dates well before it is a replay.
+    var joinedMillis: Int64?
     /// Host: a bonded box on an encrypted link, which needs no session code.
     var trusted = false
     /// Host: the sync with this peer may time.

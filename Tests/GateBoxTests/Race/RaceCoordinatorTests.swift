@@ -200,6 +200,36 @@ import GateProtocol
         #expect(rig.boxes[1].gateIndex == nil)
     }
 
+    /// Seed 002 section 8: a message from an older session, replayed on a
+    /// link that has joined since, is refused and said; one dated a little
+    /// before the join (a clock set while running) is not.
+    @Test func aMessageDatedWellBeforeItsLinksJoinIsRefusedAsAReplay() {
+        var rig = Self.twoBoxes()
+        rig.armAll()
+        let armed = rig.boxes[0].state
+        let joined = rig.millis(1)
+        rig.now += 5_000_000_000
+        let replay = TimingMessage(timestamp: joined - 60_000, deviceId: "def-789",
+                                   payload: .gateNotReady(GateNotReady(role: .finish, reason: "tripod_moved")))
+        let effects = rig.boxes[0].received(replay, from: 0, now: rig.clock(0))
+        #expect(effects == [.say("race: a gate_not_ready from box def-789 dated 60 s before its join refused (a replay?)")])
+        #expect(rig.boxes[0].refusedReplays == 1)
+        #expect(rig.boxes[0].state == armed)
+
+        // The joiner refuses the host's old messages the same way.
+        let old = TimingMessage(timestamp: rig.millis(0) - 120_000, deviceId: "abc-123",
+                                payload: .heartbeat(Heartbeat(state: .armed, thermalState: .nominal)))
+        #expect(rig.boxes[1].received(old, from: 0, now: rig.clock(1)).count == 1)
+        #expect(rig.boxes[1].refusedReplays == 1)
+
+        // Within the window: taken as sent.
+        var late = replay
+        late.timestamp = joined - 10_000
+        _ = rig.boxes[0].received(late, from: 0, now: rig.clock(0))
+        #expect(rig.boxes[0].refusedReplays == 1)
+        #expect(rig.boxes[0].state != armed, "the gate's not-ready was heard")
+    }
+
     @Test func heartbeatsFlowAndASilentPeerIsLost() {
         var rig = Self.twoBoxes()
         rig.armAll()

@@ -40,6 +40,9 @@ struct RaceRig {
 
     func clock(_ box: Int) -> Int64 { now + clockAhead[box] }
 
+    /// Box `box`'s wall clock in milliseconds, as its messages are dated.
+    func millis(_ box: Int) -> Int64 { 1_706_000_000_000 + clock(box) / 1_000_000 }
+
     /// Performs the effects `box` returned, and those of every delivery they cause.
     mutating func apply(_ effects: [RaceEffect], from box: Int) {
         var queue: [(Int, RaceEffect)] = effects.map { (box, $0) }
@@ -60,7 +63,7 @@ struct RaceRig {
                         dropped.append((source, payload))
                         continue
                     }
-                    let wire = TimingMessage(timestamp: 0, deviceId: boxes[source].deviceId, payload: payload).encoded()
+                    let wire = TimingMessage(timestamp: millis(source), deviceId: boxes[source].deviceId, payload: payload).encoded()
                     let message: TimingMessage
                     do { message = try TimingMessage.decode(wire) } catch {
                         Issue.record("undecodable \(payload.type): \(error)")
