@@ -32,6 +32,8 @@ struct GATTCentral {
     private let service = AdvertisingData.uuid(gateServiceUUIDText)!
     private var phase = Phase.waiting(at: 0)
     private var host: BluetoothAddress?
+    /// The host this box is linked to, or last tried.
+    var hostAddress: BluetoothAddress? { host }
     private var link: BLELink?
     private var slot = -1
     private var client = GATTClient()

@@ -473,8 +473,13 @@ extension GATTStation: PeerLink {
         try? timer.schedule(firstNanos: max(due - now, 1_000), intervalNanos: 0)
     }
 
-    /// The race accepted this peer's join: it may write from now on.
+    /// The race accepted this peer's join: it may write from now on. On a
+    /// joining box: its host accepted it, and holds the gate `role`.
     mutating func admit(peer: Int, role: String) {
+        if joining {
+            if peer == 0, let host = central?.hostAddress { keepRole(role, of: host) }
+            return
+        }
         for i in peers.indices where peers[i].seat == peer {
             peers[i].values.joined = true
             keepRole(role, of: peers[i].link.peer)

@@ -188,6 +188,12 @@ struct RaceSource {
         try refreshPredictions(&link, now: now, wallMillis: wallMillis, into: &out)
         if case .sessionJoin = message.payload { coordinator.setTrusted(peer, link.isTrusted(peer: peer)) }
         try apply(coordinator.received(message, from: peer, now: now), &link, now: now, wallMillis: wallMillis, into: &out)
+        // A joiner accepted: the link keeps the gate its host holds.
+        if !coordinator.isHost, coordinator.joined, case .sessionJoinAccepted(let accepted) = message.payload,
+           accepted.sessionId == coordinator.sessionId,
+           let host = accepted.devices.first(where: { $0.deviceId == message.deviceId }) {
+            link.admit(peer: peer, role: host.role.wire)
+        }
     }
 
     /// Host: tells the coordinator each peer's sync as it stands, when it

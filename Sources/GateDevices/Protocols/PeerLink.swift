@@ -38,8 +38,9 @@ public protocol PeerLink {
     mutating func send(_ bytes: [UInt8], on channel: LinkChannel, to peer: Int) throws(GateError) -> Int?
     /// The race accepted the box or phone on `peer` into its session, to
     /// hold the gate `role` ("start", "lap", "finish"): from now on it may
-    /// write (seed 002 section 8), and a bonded box's role is kept. Links
-    /// that need no such rule (the simulated air) ignore it.
+    /// write (seed 002 section 8), and a bonded box's role is kept. On a
+    /// joining box: the host on `peer` accepted it, and holds `role`.
+    /// Links that need no such rule (the simulated air) ignore it.
     mutating func admit(peer: Int, role: String)
     /// The peer on `peer` is a bonded box over an encrypted link: it may
     /// join without the session code. The simulated air trusts no one.

@@ -9,8 +9,8 @@
 #    keep the bond (with its key) in their bonded peers' file;
 #  - the host accepts the bonded box's session_join without the code, the
 #    joiner takes the host's session; clock sync and heartbeats follow;
-#  - `ts-gate peers` on each lists the other (the host: with the gate the
-#    joiner took, a record appended when the race accepted it);
+#  - `ts-gate peers` on each lists the other with the gate it took (a
+#    record appended when the race accepted the joiner);
 #  (A controller switched off and on under a live link is ble-race's: here,
 #  under an encrypted bonded link, Debian 6.1's Bluetooth stack with btvirt
 #  hits a kernel BUG, list_del corruption in hci_chan_del, when the stale
@@ -55,7 +55,7 @@ wait_for 40 grep -q "race: clock of box ts-gate-0001 synced" /tmp/run.out || fai
 /bin/ts-gate peers --data-dir /tmp/results2 >/tmp/peers2.out 2>&1
 cat /tmp/peers1.out /tmp/peers2.out
 grep -q "$HCI1  ts-gate-0001 .*last the finish gate, key kept" /tmp/peers1.out || fail "the host's peers do not list the joiner with the gate it took"
-grep -q "$HCI0  ts-gate-0000 .*key kept" /tmp/peers2.out || fail "the joiner's peers do not list the host"
+grep -q "$HCI0  ts-gate-0000 .*last the start gate, key kept" /tmp/peers2.out || fail "the joiner's peers do not list the host with its gate"
 
 # Both restart: bonded, they find each other again without the gesture.
 stop_box2
