@@ -22,6 +22,19 @@ extension RaceCoordinator {
         }
     }
 
+    /// How many results a seat keeps for its absent box: the newest.
+    static let missedResultsKept = 16
+
+    /// A result went out to every link: a seat whose box is away keeps it.
+    mutating func keepForAbsentBoxes(_ split: SplitTimeCalculated) {
+        for i in seats.indices where seats[i].deviceId != nil && seats[i].deviceId != deviceId {
+            let up = seats[i].peer.map { $0 < links.count && links[$0].connected } ?? false
+            guard !up else { continue }
+            seats[i].missedResults.append(split)
+            if seats[i].missedResults.count > RaceCoordinator.missedResultsKept { seats[i].missedResults.removeFirst() }
+        }
+    }
+
     func seatIndex(of deviceId: String) -> Int? {
         for i in seats.indices where seats[i].deviceId == deviceId { return i }
         return nil
@@ -78,6 +91,13 @@ extension RaceCoordinator {
             devices: sessionDevices(), gateIndex: seat)), to: peer))
         effects.append(.say("race: " + RaceWords.gate(gate.role) + " (box " + deviceId + ") " + (rejoin ? "rejoined" : "joined")
                             + " at " + RaceWords.metres(gate.distanceMetres)))
+        let missed = seats[seat].missedResults
+        seats[seat].missedResults.removeAll()
+        for split in missed { effects.append(.send(.splitTimeCalculated(split), to: peer)) }
+        if !missed.isEmpty {
+            effects.append(.say("race: " + String(missed.count) + (missed.count == 1 ? " result" : " results")
+                                + " kept while box " + deviceId + " was away sent to it"))
+        }
         evaluate(now: now, &effects)
     }
 

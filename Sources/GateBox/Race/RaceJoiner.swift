@@ -112,7 +112,11 @@ extension RaceCoordinator {
                 break
             }
         case .splitTimeCalculated(let split):
-            state = .finished
+            // One kept by the host while this box was away ends no run here.
+            switch state {
+            case .waitingForCrossing, .running: state = .finished
+            default: break
+            }
             runsEnded = max(runsEnded, split.detail?.runNumber ?? runNumber)
             if let record = RaceRunRecord(sessionId: sessionId, deviceId: deviceId, split: split) {
                 runsRecorded += 1

@@ -45,6 +45,9 @@ struct RaceSeat {
     var name = ""
     /// The link to it; nil for the host's own gate.
     var peer: Int?
+    /// Results sent while its box was away, oldest first: sent to it, once,
+    /// when it rejoins (seed 002 section 7.1).
+    var missedResults: [SplitTimeCalculated] = []
     /// Its detector is armed.
     var ready = false
 }

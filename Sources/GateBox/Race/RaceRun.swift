@@ -122,6 +122,7 @@ extension RaceCoordinator {
                                 segments: segments,
                                 budget: budget))
         effects.append(.send(.splitTimeCalculated(split), to: nil))
+        keepForAbsentBoxes(split)
         if let record = RaceRunRecord(sessionId: sessionId, deviceId: deviceId, split: split) {
             runsRecorded += 1
             effects.append(.record(record))

@@ -160,6 +160,35 @@ import GateProtocol
         #expect(rig.sent("split_time_calculated", from: 0).count == 1)
     }
 
+    /// Seed 002 section 7.1: what the host sent while a box was away
+    /// reaches it when it rejoins, once; a box that heard it keeps nothing.
+    @Test func aResultSentWhileABoxWasAwayReachesItOnceWhenItRejoins() throws {
+        let plan = try RacePlan(finishMetres: 60, splits: [30])
+        var rig = RaceRig(plan: plan, roles: [.start, .lap, .finish], clockAhead: [0, 3, 5])
+        rig.armAll()
+        let t0: Int64 = 50_000_000_000
+        rig.cross(0, atHostNanos: t0)
+        rig.cross(1, atHostNanos: t0 + 4_000_000_000)
+        rig.disconnect(1)                           // the lap box walks off after its crossing
+        rig.cross(2, atHostNanos: t0 + 7_500_000_000)
+        #expect(rig.records[0].count == 1 && rig.records[2].count == 1)
+        #expect(rig.records[1].isEmpty, "away when the result went out")
+
+        rig.now += 30_000_000_000
+        rig.connect(1)
+        #expect(rig.said[0].contains("race: 1 result kept while box def-789 was away sent to it"))
+        #expect(rig.records[1].count == 1)
+        #expect(rig.records[1].first?.splitTimeMs == 7_500)
+        #expect(rig.boxes[1].state == .finished, "its run 1 is over; the next arm_gates starts run 2")
+
+        // Away and back again: nothing is sent twice.
+        rig.disconnect(1)
+        rig.connect(1)
+        #expect(rig.records[1].count == 1)
+        #expect(rig.records[2].count == 1, "the finish box was there all along")
+        #expect(rig.sent("split_time_calculated", from: 0).count == 2)
+    }
+
     @Test func aRejoiningBoxKeepsItsRoleAndAStrangerFindsTheSessionFull() throws {
         let plan = try RacePlan(finishMetres: 60, splits: [30])
         var rig = RaceRig(plan: plan, roles: [.start, .finish, .lap, .finish], clockAhead: [0, 5, 7, 9])
