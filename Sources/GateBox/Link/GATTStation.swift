@@ -26,7 +26,7 @@ struct GATTStation {
     static let raceSeats = 3
     private let mgmt: MgmtSocket
     private let mgmtSlot: Int
-    private let buffer: UnsafeMutableRawBufferPointer
+    let buffer: UnsafeMutableRawBufferPointer
     private let wanted: String?
     private let deviceId: String
     private var controller: BluetoothController?
@@ -43,6 +43,10 @@ struct GATTStation {
     /// A joiner was given the host's session code (else: bonded hosts only).
     private let hasCode: Bool
     private var central: GATTCentral?
+    /// A joiner's raw HCI socket for its links' LE events (GATTStation+Interval).
+    var hci: HCIEventSocket?
+    var hciSlot = -1
+    var leTable = LEConnectionTable()
     /// The bonded peers' file's directory, and the bonds read from it.
     private let dataDirectory: String
     private var bonded: [BondedPeer]
@@ -130,6 +134,7 @@ struct GATTStation {
         do {
             try serviceMgmt(platform: &platform, say: say)
             try acceptLinks(platform: &platform, say: say)
+            serviceHCI(platform: &platform, say: say)
             if central != nil {
                 let now = MonotonicClock.nowNanos()
                 central!.tick(controller: &controller!, platform: &platform, now: now, events: &pending, say: say)
@@ -154,6 +159,7 @@ struct GATTStation {
         while !peers.isEmpty { drop(peers.count - 1, platform: &platform) }
         central?.close(platform: &platform)
         central = nil
+        closeHCI(platform: &platform)
         if let listener {
             platform.unwatch(listenerSlot)
             listener.close()
@@ -198,6 +204,8 @@ struct GATTStation {
             case .info(let info):
                 guard info.current.contains(.powered) else { break }
                 if joining {
+                    // Before the central connects: Connection Complete comes once.
+                    if hci == nil { openHCI(info.index, platform: &platform, say: say) }
                     if central == nil {
                         central = GATTCentral(adapter: info.address, hasCode: hasCode, bondedHosts: bonded.map { $0.address })
                         central!.pairing = pairingUntilNanos != nil

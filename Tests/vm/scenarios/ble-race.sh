@@ -5,7 +5,8 @@
 #  - the host (hci1, race = host, session 482913, gates 0 and 30 m)
 #    advertises; the joiner (hci0, race = join) scans for the service,
 #    connects, finds the handles, subscribes and writes its session_join;
-#    the host accepts it as the finish gate and both log it;
+#    the host accepts it as the finish gate and both log it; the joiner,
+#    the link's central, asks for a 7.5 ms interval and logs it in force;
 #  - clock sync runs over the link (the host's Clock Sync notifications,
 #    the joiner's Write Commands with kernel receive stamps) until the
 #    host logs the joiner's clock synced;
@@ -27,6 +28,9 @@ wait_for 30 grep -q "race: finish gate (box ts-gate-0000) joined at 30 m" /tmp/r
     fail "the host did not accept the joiner: $(grep -E 'race|bluetooth' /tmp/run.out /tmp/run2.out | tr '\n' ' ')"
 wait_for 10 grep -q "race: joined session 482913 as the finish gate" /tmp/run2.out ||
     fail "the joiner did not log its join: $(grep -E 'race|bluetooth' /tmp/run2.out | tr '\n' ' ')"
+# The joiner is the link's central: it asks for 7.5 ms, and gets it.
+wait_for 10 grep -q "bluetooth: link interval 7.50 ms" /tmp/run2.out ||
+    fail "the joiner's link did not go to 7.5 ms: $(grep 'bluetooth: link' /tmp/run2.out | tr '\n' ' ')"
 wait_for 40 grep -q "race: clock of box ts-gate-0000 synced" /tmp/run.out ||
     fail "the host never synced the joiner's clock: $(grep -E 'race|bluetooth' /tmp/run.out | tail -n 5 | tr '\n' ' ')"
 sleep 8
