@@ -16,8 +16,7 @@ struct LastGoodSettings {
     /// it differs from the copy already kept. A failure to keep it is told,
     /// never fatal: the box runs on what it has just read.
     func keep(_ sources: SettingsSources, console: Console) {
-        guard let config = sources.configFile ?? (Directory.exists(SettingsSources.installedConfig) ? SettingsSources.installedConfig : nil),
-              config != path,
+        guard let config = sources.resolvedConfigFile, config != path,
               let text = try? FileDescriptor.readText(path: config) else { return }
         if let kept = try? FileDescriptor.readText(path: path), kept == text { return }
         do {

@@ -10,11 +10,16 @@ struct SettingsSources: Equatable {
     static let installedBoard = "/etc/ts-gate/board.conf"
     static let installedConfig = "/etc/ts-gate/ts-gate.conf"
 
+    /// The configuration file in use: the one given, else the installed one if present.
+    var resolvedConfigFile: String? {
+        configFile ?? (Directory.exists(SettingsSources.installedConfig) ? SettingsSources.installedConfig : nil)
+    }
+
     /// Reads and checks both files; errors name the file and line.
     func load() throws(GateError) -> BoxSettings {
         var settings = BoxSettings()
         let board = boardFile ?? (Directory.exists(SettingsSources.installedBoard) ? SettingsSources.installedBoard : nil)
-        let config = configFile ?? (Directory.exists(SettingsSources.installedConfig) ? SettingsSources.installedConfig : nil)
+        let config = resolvedConfigFile
         guard let board else {
             throw GateError(SettingsSources.installedBoard, "no board file: give --board FILE (the boards are in board/<name>/board.conf)")
         }

@@ -20,24 +20,30 @@ import GateSim
 
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let log = try ResultsStore(dataDirectory: dir.path).createSession()
-        defer { log.close() }
-        let sink = try FileDescriptor.open(dir.path + "/console.txt", [.writeOnly, .create, .truncate])
-        defer { sink.close() }
-        let console = Console(output: sink, errors: sink)
-        let platform = SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: console)
         var detector = DetectorSettings()
         detector.gatePosition = options.gatePosition
         let configuration = BoxConfiguration(detector: detector, viewWidthMetres: options.viewWidthMetres,
                                              deviceId: "test", simulated: true, seed: options.seed)
-        var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
-        defer { loop.platform.release() }
+        var (loop, log, sink) = try Self.loop(scenario, configuration, in: dir)
+        defer { loop.platform.release(); log.close(); sink.close() }
 
         #expect(try loop.run() == .completed)
         #expect(loop.records.map(\.truthCrossingTimeNanos) == scenario.truthNanos.map { Optional($0) })
         let lastRecord = try #require(loop.records.last)
         #expect(abs(Double(lastRecord.crossingTimeNanos - last) / 1e6) < 1.5)
         #expect(loop.endRecord?.laps == options.runs)
+    }
+
+    /// The loop on the simulated platform, its session in `dir`, its console
+    /// lines in dir/console.txt. The caller releases the platform and closes both.
+    static func loop(_ scenario: Scenario, _ configuration: BoxConfiguration, in dir: TemporaryDirectory,
+                     journal: Bool = false) throws -> (BoxLoop<SimulatedPlatform>, SessionLog, FileDescriptor) {
+        let log = try ResultsStore(dataDirectory: dir.path).createSession()
+        let sink = try FileDescriptor.open(dir.path + "/console.txt", [.writeOnly, .create, .truncate])
+        var console = Console(output: sink, errors: sink)
+        console.journal = journal
+        let platform = SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: console)
+        return (BoxLoop(platform: platform, configuration: configuration, log: log, console: console), log, sink)
     }
 }
 
@@ -51,18 +57,11 @@ import GateSim
         let scenario = Scenario(options: options)
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let log = try ResultsStore(dataDirectory: dir.path).createSession()
-        defer { log.close() }
-        let sink = try FileDescriptor.open(dir.path + "/console.txt", [.writeOnly, .create, .truncate])
-        defer { sink.close() }
-        var console = Console(output: sink, errors: sink)
-        console.journal = true
-        let platform = SimulatedPlatform(scenario: scenario, paced: false, signals: nil, console: console)
         var configuration = BoxConfiguration(detector: DetectorSettings(), viewWidthMetres: options.viewWidthMetres,
                                              deviceId: "test", simulated: true, seed: options.seed)
         configuration.settingsRefused = "ts-gate.conf line 3: unknown key 'gate.postion'"
-        var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
-        defer { loop.platform.release() }
+        var (loop, log, sink) = try BoxLoopTests.loop(scenario, configuration, in: dir, journal: true)
+        defer { loop.platform.release(); log.close(); sink.close() }
 
         try loop.begin()
         #expect(loop.platform.lights.current == .error)
