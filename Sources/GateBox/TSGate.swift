@@ -67,11 +67,12 @@ public enum TSGate {
           --fps N         camera frames per second, 30-1000 (default 120)
           --speed M       every pass at M m/s, 2-12 (default: each pass 3-11 m/s)
           --gate F        gate line as a fraction of the image width, 0.1-0.9 (default 0.5)
-          --start S       flying (default), touch-release or countdown
+          --start S       flying (default), touch-release, countdown or voice ("On your marks" ... "Set" ... GO)
           --mode M        detection mode: photo-finish (default), precision or experimental
           --knock S       someone knocks the tripod S seconds in (it shakes; the view shifts)
           --data-dir D    where sessions are written
           --fast          run on the virtual clock as fast as possible (default: real time)
+          --voice D       the voice's WAV clips (default: build/voice from `make voice`, else /usr/share/ts-gate/voice)
 
         a race of boxes (--simulate --boxes N, with --start at the start box; always on the virtual clock):
           --boxes N       2-4 boxes: start, lap gates, finish (default 1: one box timing laps)

@@ -29,6 +29,10 @@ public struct SimulationOptions: Equatable {
     /// pixels for good. A knock before the athlete's first pass delays that
     /// pass to a few seconds after it.
     public var knockNanos: Int64?
+    /// A voice start's delays and GO sound, and the clips that give the
+    /// calls their lengths: the box draws the same delays from the same seed.
+    public var voiceSettings = VoiceSettings()
+    public var voice = Voice()
 
     public init() {}
 }
@@ -38,6 +42,12 @@ public struct Scenario: Equatable {
         public var control: Control
         public var pressNanos: Int64
         public var releaseNanos: Int64
+
+        public init(control: Control, pressNanos: Int64, releaseNanos: Int64) {
+            self.control = control
+            self.pressNanos = pressNanos
+            self.releaseNanos = releaseNanos
+        }
     }
 
     public var options: SimulationOptions
@@ -87,10 +97,18 @@ public struct Scenario: Equatable {
         }
         var previousSpeed = 0.0
         let external = options.startType.isExternal
-        // Starts: a countdown is tapped 3 s ahead; each run gets a start.
-        let lead: Int64 = options.startType == .countdown ? 3_000_000_000 : 0
+        // Starts: a countdown is tapped 3 s ahead, a voice start as far
+        // ahead as its calls take (the box's draws: the same seed, in the
+        // same order); each run gets a start.
+        var calls = StartCalls.random(seed: options.seed)
         for pass in 0...(external ? options.runs - 1 : options.runs) {
             let speed = options.speedMetresPerSecond ?? random.uniform(3, 11)
+            var lead: Int64 = 0
+            switch options.startType {
+            case .countdown: lead = 3_000_000_000
+            case .voice: lead = StartCalls.voiceStart(options.voiceSettings, voice: options.voice, random: &calls).goNanos
+            case .flying, .touchRelease: break
+            }
             if external {
                 // From a standing start, about 0.8 of the speed at the line on average.
                 let dash = Int64(options.dashMetres / (0.8 * speed) * 1e9)
@@ -99,7 +117,7 @@ public struct Scenario: Equatable {
                 startNanos.append(start)
                 switch options.startType {
                 case .touchRelease: presses.append(Press(control: .touchPad, pressNanos: start - 1_500_000_000, releaseNanos: start))
-                case .countdown: presses.append(Press(control: .button, pressNanos: start - lead - 150_000_000, releaseNanos: start - lead))
+                case .countdown, .voice: presses.append(Press(control: .button, pressNanos: start - lead - 150_000_000, releaseNanos: start - lead))
                 case .flying: break
                 }
             } else if pass > 0 {

@@ -168,6 +168,8 @@ public enum ArgumentParser {
                 options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             case "--fast":
                 options.fast = true
+            case "--voice":
+                options.voiceDirectory = try cursor.value(for: argument, accepts: "the directory of the voice's WAV clips (make voice writes build/voice)")
             case "--boxes":
                 var race = options.race ?? RaceSimulationOptions()
                 race.boxes = Int(try cursor.integer(for: argument, in: 1...4, accepts: "1 to 4 boxes (2-4 race; 1 times laps alone)"))
@@ -179,9 +181,12 @@ public enum ArgumentParser {
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, "
+                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --voice, "
                               + "--boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller")
             }
+        }
+        if options.race != nil && options.simulation.startType == .voice {
+            throw UsageError("--start voice with --boxes: the race simulator calls countdowns, not voice starts (use --start countdown)")
         }
         if var race = options.race {
             // --distance D: the finish at D, lap gates evenly between.

@@ -49,6 +49,8 @@ public struct SimulateOptions: Equatable {
     public var dataDirectory: String?
     /// Run on the virtual clock as fast as possible instead of in real time.
     public var fast = false
+    /// The voice's clips; nil: build/voice if there, else /usr/share/ts-gate/voice.
+    public var voiceDirectory: String?
     public init() {}
 }
 

@@ -60,8 +60,9 @@ enum RunCommand {
     /// One session on freshly opened devices.
     static func session(_ settings: BoxSettings, refusal: String?, options: RunOptions, signals: SignalDescriptor,
                         console: Console) throws(GateError) -> SessionEnd {
+        let voice = VoiceFiles.load(directory: settings.voiceDirectory)
         let platform: LinuxPlatform
-        do { platform = try LinuxPlatform(settings: settings, signals: signals) } catch {
+        do { platform = try LinuxPlatform(settings: settings, signals: signals, voice: voice.voice) } catch {
             throw GateError(error.subject, error.problem + " (ts-gate selftest checks every device)")
         }
         let store = ResultsStore(dataDirectory: options.dataDirectory ?? settings.dataDirectory)
@@ -77,7 +78,10 @@ enum RunCommand {
         configuration.detection = settings.detection
         configuration.startType = settings.startType
         configuration.settingsRefused = refusal
+        configuration.voiceSettings = settings.voice
+        configuration.voice = voice.voice
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
+        if voice.trouble.isEmpty { console.line(voice.line) } else { console.warning(voice.line) }
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         RunCommand.serviceReady(&loop)

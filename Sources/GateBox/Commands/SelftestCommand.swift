@@ -18,7 +18,7 @@ enum SelftestCommand {
             console.problem("ts-gate: " + error.message)
             return 2
         }
-        let rows = [camera(settings), imu(settings), gpio(settings, role: "buttons"), gpio(settings, role: "lights"), speaker(settings), bluetooth()]
+        let rows = [camera(settings), imu(settings), gpio(settings, role: "buttons"), gpio(settings, role: "lights"), speaker(settings), voice(settings), bluetooth()]
         console.line("selftest of board " + settings.board)
         let widths = [10, 6, 52]
         console.line(DecimalText.padRight("device", widths[0]) + DecimalText.padRight("found", widths[1])
@@ -157,6 +157,14 @@ enum SelftestCommand {
         } catch {
             return Row(device: "speaker", found: false, details: PCMDevice.path(card: s.audioCard, device: s.audioDevice), problem: error.problem)
         }
+    }
+
+    /// The spoken words' clips (optional: without them starts are called
+    /// with beeps and times are not said).
+    static func voice(_ s: BoxSettings) -> Row {
+        let loaded = VoiceFiles.load(directory: s.voiceDirectory)
+        let count = String(loaded.voice.clipCount) + " of " + String(Phrase.count) + " clips in " + s.voiceDirectory
+        return Row(device: "voice", found: loaded.trouble.isEmpty, details: count, problem: loaded.trouble)
     }
 
     /// Every controller the kernel has, powered on through mgmt as the box

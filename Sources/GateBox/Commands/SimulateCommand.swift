@@ -20,7 +20,10 @@ enum SimulateCommand {
         let signals = try? SignalDescriptor.open()
         defer { signals?.close() }
 
-        let scenario = Scenario(options: options.simulation)
+        let voice = SimulateCommand.voice(options)
+        var simulation = options.simulation
+        simulation.voice = voice.voice
+        let scenario = Scenario(options: simulation)
         let platform = SimulatedPlatform(scenario: scenario, paced: !options.fast, signals: signals, console: console)
         var detector = DetectorSettings()
         detector.gatePosition = options.simulation.gatePosition
@@ -28,8 +31,11 @@ enum SimulateCommand {
                                              deviceId: "ts-gate-sim", simulated: true, seed: options.simulation.seed)
         configuration.startType = options.simulation.startType
         configuration.detection = options.mode
+        configuration.voiceSettings = simulation.voiceSettings
+        configuration.voice = voice.voice
         console.line("ts-gate " + Version.text + ": simulating one box, seed " + String(options.simulation.seed)
             + ", " + String(options.simulation.runs) + (options.simulation.startType == .flying ? " laps, " : " " + options.simulation.startType.name + " runs, ") + (options.fast ? "fast (virtual clock)" : "real time (Ctrl-C stops)"))
+        console.line(voice.line)
         var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: console)
         defer { loop.platform.release() }
         let end: SessionEnd
@@ -53,7 +59,32 @@ enum SimulateCommand {
                 console.line(text)
             }
         }
+        if let line = startErrors(scenario, records: loop.records) { console.line(line) }
         console.line("results: " + log.path)
         return 0
+    }
+
+    /// The voice's clips: --voice, else build/voice when run from the
+    /// source tree (`make voice`), else the SD image's directory.
+    static func voice(_ options: SimulateOptions) -> (voice: Voice, line: String, trouble: String) {
+        let directory = options.voiceDirectory
+            ?? (Directory.isDirectory("build/voice") ? "build/voice" : BoxSettings().voiceDirectory)
+        return VoiceFiles.load(directory: directory)
+    }
+
+    /// Each run's start as recorded against the scenario's truth (the GO a
+    /// countdown or voice start played, a pad's release).
+    static func startErrors(_ scenario: Scenario, records: [CrossingRecord]) -> String? {
+        guard !scenario.startNanos.isEmpty else { return nil }
+        var matched = 0
+        var worst: Int64 = 0
+        for record in records {
+            guard let truth = scenario.startNanos.min(by: { ($0 - record.startTimeNanos).magnitude < ($1 - record.startTimeNanos).magnitude })
+            else { continue }
+            matched += 1
+            worst = max(worst, abs(record.startTimeNanos - truth))
+        }
+        return "starts: " + String(matched) + " timed runs of " + String(scenario.startNanos.count) + " starts; largest error against the true start "
+            + DecimalText.fixed(Double(worst) / 1e6, places: 3) + " ms"
     }
 }

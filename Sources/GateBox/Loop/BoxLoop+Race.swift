@@ -69,7 +69,7 @@ extension BoxLoop {
         try log.append(record.jsonLine())
         records.append(record)
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
-        try platform.speaker.play(.beep, atNanos: platform.nowNanos)
+        try platform.speaker.play(.single(.tone(.beep), voice: configuration.voice), atNanos: platform.nowNanos)
         say("crossing at the " + role + " gate: " + String(crossing.timeNanos) + " ns, +-"
             + DecimalText.fixed(crossing.uncertaintyMs, places: 2) + " ms, " + DecimalText.fixed(speed, places: 2) + " m/s")
         let local = LocalCrossing(timeNanos: crossing.timeNanos, frameIndex: Int64(crossing.frameIndex),

@@ -28,7 +28,7 @@ extension BoxLoop {
             case .pairingEnded(let bonded):
                 // Paired: a flash and beep, then the gate's own pattern again.
                 try platform.lights.show(bonded ? .crossing : .error, atNanos: platform.nowNanos)
-                if bonded { try platform.speaker.play(.beep, atNanos: platform.nowNanos) }
+                if bonded { try platform.speaker.play(.single(.tone(.beep), voice: configuration.voice), atNanos: platform.nowNanos) }
             case .problem(let line):
                 warn(line)
             }

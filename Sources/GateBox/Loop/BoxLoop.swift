@@ -19,6 +19,9 @@ public struct BoxConfiguration {
     /// The configuration file was refused and older settings are in use:
     /// why, said at the start, with the error pattern until the button.
     public var settingsRefused: String?
+    /// How starts are called and times spoken, and the clips that say them.
+    public var voiceSettings = VoiceSettings()
+    public var voice = Voice()
 
     public init(detector: DetectorSettings, viewWidthMetres: Double, deviceId: String, simulated: Bool, seed: UInt64?) {
         self.detector = detector
@@ -89,7 +92,8 @@ public struct BoxLoop<Platform: GatePlatform> {
     let console: Console
     private var gestures = ButtonGestures()
     private var touchPad = TouchPad()
-    private var countingDown = false
+    /// The box's voice: start calls and spoken times (its own source).
+    var voice: BoxVoice
     private var framesSeen = 0
     /// The race, when this box is one gate of several (its own source).
     var race: RaceSource?
@@ -112,6 +116,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos,
                                  rearmsAfterMovement: configuration.detection.rearmsAfterMovement)
         records.reserveCapacity(64)
+        voice = BoxVoice(settings: configuration.voiceSettings, voice: configuration.voice,
+                         seed: configuration.seed ?? UInt64(bitPattern: platform.nowNanos))
         if let setup = configuration.race {
             var settings = setup.settings
             settings.rearmDelayNanos = max(settings.rearmDelayNanos, 0)
@@ -259,7 +265,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     private mutating func cameraLost(_ error: GateError) throws(GateError) {
         let before = session.state
         rearmWhenCameraReturns = before != .idle
-        countingDown = false
+        if voice.callOff() { try platform.speaker.stop(atNanos: platform.nowNanos) }
         _ = session.disarm()
         platform.cameraLost()
         try platform.lights.show(.error, atNanos: platform.nowNanos)
@@ -327,8 +333,9 @@ public struct BoxLoop<Platform: GatePlatform> {
         }
     }
 
-    /// Tap: arm an idle box, or start the countdown of an armed one.
-    /// Long press: arm or disarm. Pairing press: look for a second box.
+    /// Tap: arm an idle box, call the start of an armed one (countdown or
+    /// voice), or call off a start before its GO. Long press: arm or
+    /// disarm. Pairing press: look for a second box.
     private mutating func handle(_ gesture: ButtonGestures.Gesture) throws(GateError) {
         let before = session.state
         switch gesture {
@@ -336,14 +343,18 @@ public struct BoxLoop<Platform: GatePlatform> {
             if session.arm() {
                 say("button: arming" + (session.state == .stabilising ? ", waiting for the tripod to be still for " + DecimalText.fixed(Double(configuration.stillNanos) / 1e9, places: 1) + " s" : ""))
             }
+        case .tap where voice.calling != nil:
+            _ = voice.callOff()
+            try platform.speaker.stop(atNanos: platform.nowNanos)
+            say("button: start called off before GO; tap again to call a new one")
         case .tap:
-            guard configuration.startType == .countdown, session.state == .armed, !countingDown else { return }
-            countingDown = true
-            say("button: countdown 3-2-1-GO")
-            try platform.speaker.startCountdown(atNanos: platform.nowNanos)
+            guard configuration.startType.isCalled, session.state == .armed else { return }
+            let call = voice.call(configuration.startType)
+            say(call.line)
+            try platform.speaker.play(call.program, atNanos: platform.nowNanos)
         case .longPress:
             if session.disarm() {
-                countingDown = false
+                if voice.callOff() { try platform.speaker.stop(atNanos: platform.nowNanos) }
                 say("button (long press): disarmed" + (before == .running ? "; the run in progress is abandoned" : ""))
                 try platform.lights.show(.off, atNanos: platform.nowNanos)
             }
@@ -366,11 +377,10 @@ public struct BoxLoop<Platform: GatePlatform> {
         }
     }
 
-    /// Feeds the speaker; a countdown's GO instant starts the run.
+    /// Feeds the speaker; a called start's GO instant starts the run.
     private mutating func handleSpeaker() throws(GateError) {
-        guard let go = try platform.speaker.service(atNanos: platform.nowNanos), countingDown else { return }
-        countingDown = false
-        try start(atNanos: go, source: platform.speaker.clockSource, how: "countdown GO")
+        guard let go = try platform.speaker.service(atNanos: platform.nowNanos), let called = voice.goPlayed() else { return }
+        try start(atNanos: go, source: platform.speaker.clockSource, how: called == .voice ? "voice start GO" : "countdown GO")
     }
 
     /// A start event: the run begins at `nanos`, and its start record is
@@ -411,6 +421,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             case .flying: say("gate armed: the first crossing starts the clock")
             case .touchRelease: say("gate armed: hold the touch pad at least 0.5 s; its release starts the clock")
             case .countdown: say("gate armed: tap the button for the countdown; GO starts the clock")
+            case .voice: say("gate armed: tap the button for the voice start; GO starts the clock")
             }
         default: break
         }
@@ -444,13 +455,30 @@ public struct BoxLoop<Platform: GatePlatform> {
         try log.append(saved.jsonLine())
         records.append(saved)
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
-        try platform.speaker.play(.beep, atNanos: platform.nowNanos)
         say(ResultsTable.liveLine(record, runs: configuration.startType.isExternal))
+        try speak(lap)
         if configuration.startType.isExternal && session.state == .armed { say("ready for the next start") }
         if session.state == .idle {
             warn("the tripod moved during this run: gate disarmed; check the aim, then press the button to arm")
             try platform.lights.show(.error, atNanos: platform.nowNanos)
         }
+    }
+
+    /// The crossing's beep, then its time in words: each lap's split with a
+    /// flying start (the crossing that starts the clock only beeps), each
+    /// run's time with a start event; "best lap" or "best run" when it beats
+    /// every earlier one of the session.
+    private mutating func speak(_ lap: SoloLapSession.Lap) throws(GateError) {
+        let external = configuration.startType.isExternal
+        let time = external ? lap.elapsedNanos : lap.splitNanos
+        var remark: Phrase?
+        if let time, session.bestSplitNanos == time, session.lapCount >= 2 {
+            remark = external ? .bestRun : .bestLap
+        }
+        let sound = time.map { voice.crossing(lap: external ? nil : lap.lap, nanos: $0, remark: remark) }
+            ?? (program: StartCalls.crossing(words: nil, voice: configuration.voice), note: nil)
+        try platform.speaker.play(sound.program, atNanos: platform.nowNanos)
+        if let note = sound.note { say(note) }
     }
 
     func say(_ text: String) {

@@ -62,6 +62,10 @@ public struct BoxSettings: Equatable, Sendable {
     /// checks the values, so a typo is refused by its line like any other.
     public var debugConsole = false
     public var debugSSH = false
+    /// How starts are called (voice start delays, the GO sound) and whether times are spoken.
+    public var voice = VoiceSettings()
+    /// The voice's WAV clips (`make voice`; the SD image's /usr/share/ts-gate/voice).
+    public var voiceDirectory = "/usr/share/ts-gate/voice"
 
     public init() {}
 
@@ -110,6 +114,13 @@ public struct BoxSettings: Equatable, Sendable {
         ("audio.device", "hw:CARD,DEVICE with numbers, such as hw:0,0"),
         ("gate.position", "a fraction of the image width from 0.1 to 0.9"),
         ("start.type", StartType.names),
+        ("start.go", GoSound.names + ": GO in a countdown and a voice start"),
+        ("start.prestart_s", "seconds from the tap to \"On your marks\", a range from 1 to 30 such as 3-5"),
+        ("start.marks_to_set_s", "seconds from \"On your marks\" to \"Set\", a range from 3 to 20 such as 8-12"),
+        ("start.set_to_go_s", "seconds from \"Set\" to GO, a range from 0.5 to 5.0 such as 1.5-2.3"),
+        ("announce", "on or off (say each run's or lap's time after its crossing)"),
+        ("announce.units", "on or off (say \"seconds\" after the time)"),
+        ("voice.dir", "the directory of the voice's WAV clips, such as /usr/share/ts-gate/voice"),
         ("detection.mode", DetectionMode.names),
         ("view.width_m", "metres of lane across the image, from 0.5 to 50"),
         ("results.dir", "a directory path"),
@@ -138,6 +149,15 @@ public struct BoxSettings: Equatable, Sendable {
             func decimal(_ range: ClosedRange<Double>) throws(ConfigError) -> Double {
                 guard let v = DecimalText.parseDouble(Substring(e.value)), range.contains(v) else { throw bad() }
                 return v
+            }
+            /// "8-12" (or one value, "10"): inside `bounds`, low first.
+            func range(_ bounds: ClosedRange<Double>) throws(ConfigError) -> ClosedRange<Double> {
+                let parts = e.value.split(separator: "-", omittingEmptySubsequences: false)
+                guard (1...2).contains(parts.count),
+                      let low = DecimalText.parseDouble(KeyValueFile.trimmed(parts[0])),
+                      let high = DecimalText.parseDouble(KeyValueFile.trimmed(parts[parts.count - 1])),
+                      bounds.contains(low), bounds.contains(high), low <= high else { throw bad() }
+                return low...high
             }
             switch e.key {
             case "board": board = e.value
@@ -182,6 +202,16 @@ public struct BoxSettings: Equatable, Sendable {
                 startType = type
                 startTypeFile = file
                 startTypeLine = e.line
+            case "start.go":
+                guard let go = GoSound(name: e.value) else { throw bad() }
+                voice.go = go
+            case "start.prestart_s": voice.preStartSeconds = try range(1...30)
+            case "start.marks_to_set_s": voice.marksToSetSeconds = try range(3...20)
+            case "start.set_to_go_s": voice.setToGoSeconds = try range(0.5...5)
+            case "announce", "announce.units":
+                guard e.value == "on" || e.value == "off" else { throw bad() }
+                if e.key == "announce" { voice.announce = e.value == "on" } else { voice.announceUnits = e.value == "on" }
+            case "voice.dir": guard e.value.hasPrefix("/") || e.value.hasPrefix(".") else { throw bad() }; voiceDirectory = e.value
             case "detection.mode":
                 guard let mode = DetectionMode(name: e.value) else { throw bad() }
                 detection = mode

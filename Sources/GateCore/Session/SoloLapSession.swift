@@ -91,7 +91,7 @@ public struct SoloLapSession {
         }
     }
 
-    /// A start event at `nanos` (touch-release or countdown). Only an armed
+    /// A start event at `nanos` (touch-release, countdown, voice). Only an armed
     /// box with such a start type takes it; returns the run's number.
     public mutating func start(atNanos nanos: Int64) -> Int? {
         guard startType.isExternal, state == .armed else { return nil }

@@ -8,6 +8,9 @@ public enum StartType: Equatable, Sendable {
     /// The box plays 3-2-1-GO; the instant the GO sound's first sample
     /// leaves the speaker starts the clock.
     case countdown
+    /// The box calls "On your marks" ... "Set" ... GO after random delays;
+    /// the instant GO's first sample leaves the speaker starts the clock.
+    case voice
 
     /// As written in configuration files and on the command line.
     public var name: String {
@@ -15,6 +18,7 @@ public enum StartType: Equatable, Sendable {
         case .flying: return "flying"
         case .touchRelease: return "touch-release"
         case .countdown: return "countdown"
+        case .voice: return "voice"
         }
     }
 
@@ -24,6 +28,7 @@ public enum StartType: Equatable, Sendable {
         case .flying: return "flying"
         case .touchRelease: return "touchRelease"
         case .countdown: return "countdown"
+        case .voice: return "voice"
         }
     }
 
@@ -32,12 +37,16 @@ public enum StartType: Equatable, Sendable {
         case "flying": self = .flying
         case "touch-release": self = .touchRelease
         case "countdown": self = .countdown
+        case "voice": self = .voice
         default: return nil
         }
     }
 
-    public static let names = "flying, touch-release or countdown"
+    public static let names = "flying, touch-release, countdown or voice"
 
     /// Whether something other than a crossing starts the clock.
     public var isExternal: Bool { self != .flying }
+
+    /// Whether the box's speaker calls the start (its GO starts the clock).
+    public var isCalled: Bool { self == .countdown || self == .voice }
 }

@@ -8,6 +8,14 @@ public enum SoundSynth {
         case gunshot
         /// 3.2 kHz with a 30 Hz trill, 300 ms.
         case whistle
+
+        public var name: String {
+            switch self {
+            case .beep: return "beep"
+            case .gunshot: return "gunshot"
+            case .whistle: return "whistle"
+            }
+        }
     }
 
     public static func durationNanos(_ kind: Kind) -> Int64 {

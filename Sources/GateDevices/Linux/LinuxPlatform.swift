@@ -31,13 +31,13 @@ public struct LinuxPlatform: GatePlatform {
     public static let watchCapacity = 10
 
     /// Opens every device the settings name; the first that fails is named.
-    public init(settings: BoxSettings, signals: SignalDescriptor) throws(GateError) {
+    public init(settings: BoxSettings, signals: SignalDescriptor, voice: Voice = Voice()) throws(GateError) {
         let chip = try GPIOChip(name: settings.gpioChip)
         var controls: [(control: Control, offset: Int)] = [(.button, settings.buttonLine)]
         if let touch = settings.touchLine { controls.append((.touchPad, touch)) }
         buttons = try GPIOButtons(chip: chip, lines: controls)
         lights = try GPIOLights(chip: chip, ledOffset: settings.ledLine, buzzerOffset: settings.buzzerLine)
-        speaker = try PCMSpeaker(card: settings.audioCard, device: settings.audioDevice)
+        speaker = try PCMSpeaker(card: settings.audioCard, device: settings.audioDevice, voice: voice)
         motion = try I2CAccelerometer(bus: settings.imuBus, address: settings.imuAddress)
         do {
             sampling = try TimerDescriptor.open()

@@ -5,11 +5,12 @@ import GateCore
 /// does it: hardware parameters narrowed to interleaved S16_LE at 48 or
 /// 44.1 kHz, stereo or mono (whatever the card takes), 10 ms periods;
 /// monotonic status timestamps. Sounds are rendered once at start
-/// (`SoundBank`); a sound or the countdown is a `SoundProgram` streamed
-/// from the loop: written without blocking as the ring has room (the
-/// platform polls the PCM for POLLOUT while a program plays).
+/// (`SoundBank`: the tones and the voice's clips); a beep, a spoken time or
+/// a start's calls are a `SoundProgram` streamed from the loop: written
+/// without blocking as the ring has room (the platform polls the PCM for
+/// POLLOUT while a program plays).
 ///
-/// The countdown's GO instant is when its first sample leaves the device:
+/// A start's GO instant is when its first sample leaves the device:
 /// from status readings taken while feeding (`PlaybackEpoch`), never from
 /// when the write was issued.
 ///
@@ -27,6 +28,8 @@ public final class PCMSpeaker: SoundOutput {
     private let capacityFrames: Int
     private let bank: SoundBank
     private var program: SoundProgram?
+    /// `program`'s length in frames, with the tail a marked one needs.
+    private var programFrames = 0
     /// Frames of `program` handed to the kernel so far.
     private var programWritten = 0
     private var epoch: PlaybackEpoch
@@ -54,7 +57,7 @@ public final class PCMSpeaker: SoundOutput {
         var availFrames: Int
     }
 
-    public init(card: Int, device: Int) throws(GateError) {
+    public init(card: Int, device: Int, voice: Voice = Voice()) throws(GateError) {
         pcm = try PCMDevice.open(card: card, device: device)
         var chosen: (rate: Int, channels: Int)?
         search: for rate in [48000, 44100] {
@@ -93,7 +96,7 @@ public final class PCMSpeaker: SoundOutput {
         }
         capacityFrames = PCMSpeaker.bufferFrames
         samples = .allocate(capacity: capacityFrames * channels)
-        bank = SoundBank(rate: rate)
+        bank = SoundBank(rate: rate, voice: voice)
         epoch = PlaybackEpoch(rate: rate)
     }
 
@@ -144,23 +147,38 @@ public final class PCMSpeaker: SoundOutput {
     public var isStreaming: Bool { program != nil }
     public var clockSource: String { "pcm-status" }
 
-    public func play(_ sound: Sound, atNanos: Int64) throws(GateError) {
-        guard program == nil else { skippedSounds += 1; return }
-        try begin(.single(sound.synthKind, rate: rate))
-    }
-
-    public func startCountdown(atNanos: Int64) throws(GateError) {
-        // A beep still draining gives way: the countdown matters more.
-        try begin(.countdown(rate: rate, tailFrames: PCMSpeaker.bufferFrames + rate / 10))
-    }
-
-    private func begin(_ next: SoundProgram) throws(GateError) {
+    public func play(_ next: SoundProgram, atNanos: Int64) throws(GateError) {
+        if let program, program.markNanos != nil, !markReported, next.markNanos == nil {
+            skippedSounds += 1
+            return
+        }
+        // What still plays gives way at once: the newest sound is the one
+        // that matters (a crossing's beep, a start's first call).
+        if program != nil { try drop() }
         program = next
+        // A marked program runs on past its GO by the ring's length, so the
+        // GO has left the device before the stream runs dry.
+        programFrames = SoundProgram.frame(atNanos: next.endNanos, rate: rate)
+            + (next.markNanos == nil ? 0 : PCMSpeaker.bufferFrames + rate / 10)
         programWritten = 0
         epoch = PlaybackEpoch(rate: rate)
         markReported = false
         pendingMark = nil
-        _ = try service(atNanos: 0)
+        _ = try service(atNanos: atNanos)
+    }
+
+    public func stop(atNanos: Int64) throws(GateError) {
+        guard program != nil else { return }
+        try drop()
+        program = nil
+    }
+
+    /// Discards what the ring holds and makes the stream ready for a new run.
+    private func drop() throws(GateError) {
+        _ = gate_ioctl_int(pcm.descriptor.rawValue, gate_SNDRV_PCM_IOCTL_DROP(), 0)
+        guard gate_ioctl_int(pcm.descriptor.rawValue, gate_SNDRV_PCM_IOCTL_PREPARE(), 0) == 0 else {
+            throw GateError(pcm.path, Errno.current, doing: "SNDRV_PCM_IOCTL_PREPARE after dropping a sound")
+        }
     }
 
     /// Feeds the program as far as the ring has room, reading the status
@@ -168,6 +186,7 @@ public final class PCMSpeaker: SoundOutput {
     /// that frame has been played.
     public func service(atNanos: Int64) throws(GateError) -> Int64? {
         guard let program else { return nil }
+        let markFrame = program.markNanos.map { SoundProgram.frame(atNanos: $0, rate: rate) }
         var mark: Int64?
         while true {
             let status = try readStatus()
@@ -176,16 +195,16 @@ public final class PCMSpeaker: SoundOutput {
             if status.state == .running && status.tstampNanos > status.triggerNanos {
                 epoch.add(statusNanos: status.tstampNanos, delayFrames: status.delayFrames, writtenFrames: programWritten)
             }
-            if let frame = program.markFrame, !markReported, status.state == .running,
+            if let frame = markFrame, !markReported, status.state == .running,
                programWritten - status.delayFrames > frame, let instant = epoch.instant(ofFrame: frame) {
                 markReported = true
                 mark = instant
             }
             let room = status.state == .running ? status.availFrames : capacityFrames
-            let count = min(room, program.totalFrames - programWritten, capacityFrames)
+            let count = min(room, programFrames - programWritten, capacityFrames)
             if count == 0 { break }
             program.render(from: programWritten, count: count, channels: channels, bank: bank, into: samples)
-            let written = try write(frames: count, program: program)
+            let written = try write(frames: count, markFrame: markFrame)
             programWritten += written
             if written < count { break }
         }
@@ -193,7 +212,7 @@ public final class PCMSpeaker: SoundOutput {
             pendingMark = nil
             mark = early
         }
-        if programWritten == program.totalFrames && (program.markFrame == nil || markReported) {
+        if programWritten == programFrames && (markFrame == nil || markReported) {
             // All queued; the stream drains and stops by itself (an underrun
             // the next program re-prepares).
             self.program = nil
@@ -214,7 +233,7 @@ public final class PCMSpeaker: SoundOutput {
 
     /// Writes `frames` frames from the sample buffer without blocking;
     /// returns how many the kernel took.
-    func write(frames: Int, program: SoundProgram) throws(GateError) -> Int {
+    func write(frames: Int, markFrame: Int?) throws(GateError) -> Int {
         var offset = 0
         var retried = false
         while offset < frames {
@@ -233,7 +252,7 @@ public final class PCMSpeaker: SoundOutput {
                 // Everything queued before the underrun has played: a mark
                 // written by then is in the old timeline's readings; after it
                 // a new continuous run (and a new epoch) begins.
-                if let frame = program.markFrame, frame < programWritten + offset, !markReported {
+                if let frame = markFrame, frame < programWritten + offset, !markReported {
                     markReported = true
                     pendingMark = epoch.instant(ofFrame: frame)
                 }
@@ -246,15 +265,5 @@ public final class PCMSpeaker: SoundOutput {
             throw GateError(pcm.path, errno, doing: "writing a sound")
         }
         return offset
-    }
-}
-
-extension Sound {
-    var synthKind: SoundSynth.Kind {
-        switch self {
-        case .beep: return .beep
-        case .gunshot: return .gunshot
-        case .whistle: return .whistle
-        }
     }
 }

@@ -98,30 +98,21 @@ public protocol Indicator {
     mutating func show(_ pattern: IndicatorPattern, atNanos: Int64) throws(GateError)
 }
 
-public enum Sound: Equatable {
-    case beep, gunshot, whistle
-
-    public var name: String {
-        switch self {
-        case .beep: return "beep"
-        case .gunshot: return "gunshot"
-        case .whistle: return "whistle"
-        }
-    }
-}
-
 /// The speaker. Sounds stream from the loop: `service` feeds the device
 /// whenever the platform reports `.speaker` ready.
 public protocol SoundOutput {
-    mutating func play(_ sound: Sound, atNanos: Int64) throws(GateError)
-    /// Starts 3-2-1-GO; the GO's instant comes back later from `service`.
-    mutating func startCountdown(atNanos: Int64) throws(GateError)
+    /// Plays `program` from now, in place of what plays. A program with a
+    /// mark (a start's GO) is never cut short by one without: that one is
+    /// skipped and counted.
+    mutating func play(_ program: SoundProgram, atNanos: Int64) throws(GateError)
+    /// Silences what plays (a start called off before its GO).
+    mutating func stop(atNanos: Int64) throws(GateError)
     /// Where the GO instant comes from, for the start record ("pcm-status").
     var clockSource: String { get }
     /// Whether a sound is still being fed (the platform then waits for the device too).
     var isStreaming: Bool { get }
-    /// Feeds the device; returns the countdown's GO instant once the GO has
-    /// left the speaker, on the monotonic clock.
+    /// Feeds the device; returns the program's mark instant (the GO) once
+    /// it has left the speaker, on the monotonic clock.
     mutating func service(atNanos: Int64) throws(GateError) -> Int64?
 }
 

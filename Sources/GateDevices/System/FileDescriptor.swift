@@ -75,6 +75,11 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
 
     /// Reads a whole (small) file into a string.
     public static func readText(path: String) throws(Errno) -> String {
+        String(decoding: try readBytes(path: path), as: UTF8.self)
+    }
+
+    /// Reads a whole (small) file.
+    public static func readBytes(path: String) throws(Errno) -> [UInt8] {
         let fd = try open(path, .readOnly)
         defer { fd.close() }
         var bytes: [UInt8] = []
@@ -85,6 +90,6 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
             if n == 0 { break }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

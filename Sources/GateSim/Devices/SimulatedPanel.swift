@@ -45,48 +45,74 @@ public struct TerminalIndicator: Indicator {
     }
 }
 
-/// The speaker, shown as terminal lines. A countdown's sounds come at
-/// their virtual instants (`nextEventNanos` wakes the platform), and the GO
-/// leaves this ideal speaker exactly 3 s after the countdown began.
+/// The speaker, shown as terminal lines at the virtual instants its sounds
+/// play (`nextEventNanos` wakes the platform): an ideal device, so a
+/// start's GO leaves it exactly when its program says. Words said one
+/// after another are one line, at the first word's instant.
 public struct TerminalSpeaker: SoundOutput {
     public let console: Console
     public private(set) var played = 0
-    private var countdownStart: Int64?
+    public private(set) var skippedSounds = 0
+    private var program: SoundProgram?
+    private var startNanos: Int64 = 0
     private var nextCue = 0
-    static let cueLabels = ["3", "2", "1", "GO (gunshot)"]
+    /// Words closer than this run on in one line.
+    static let phraseGapNanos: Int64 = 400_000_000
 
     public init(console: Console) { self.console = console }
 
-    public mutating func play(_ sound: Sound, atNanos: Int64) throws(GateError) {
-        played += 1
-        console.line(DecimalText.clockLabel(atNanos) + " ♪ " + sound.name)
-    }
-
-    public mutating func startCountdown(atNanos: Int64) throws(GateError) {
-        countdownStart = atNanos
+    public mutating func play(_ next: SoundProgram, atNanos: Int64) throws(GateError) {
+        if let program, program.markNanos != nil, next.markNanos == nil {
+            skippedSounds += 1
+            return
+        }
+        program = next
+        startNanos = atNanos
         nextCue = 0
+        _ = try service(atNanos: atNanos)
     }
 
-    public var isStreaming: Bool { countdownStart != nil }
+    public mutating func stop(atNanos: Int64) throws(GateError) {
+        program = nil
+    }
+
+    public var isStreaming: Bool { program != nil }
     public var clockSource: String { "virtual-clock" }
 
-    /// When the next countdown sound plays; Int64.max when none.
+    /// When the next sound plays; Int64.max when none.
     public var nextEventNanos: Int64 {
-        guard let start = countdownStart else { return Int64.max }
-        return start + Int64(nextCue) * 1_000_000_000
+        guard let program, nextCue < program.cues.count else { return Int64.max }
+        return startNanos + program.cues[nextCue].atNanos
     }
 
     public mutating func service(atNanos now: Int64) throws(GateError) -> Int64? {
-        while countdownStart != nil && nextEventNanos <= now {
-            let at = nextEventNanos
-            played += 1
-            console.line(DecimalText.clockLabel(at) + " ♪ " + TerminalSpeaker.cueLabels[nextCue])
-            nextCue += 1
-            if nextCue == TerminalSpeaker.cueLabels.count {
-                countdownStart = nil
-                return at
+        var mark: Int64?
+        while let program, nextEventNanos <= now {
+            let first = program.cues[nextCue]
+            var line = DecimalText.clockLabel(startNanos + first.atNanos)
+            if case .phrase = first.sound {
+                var words = first.sound.label
+                var end = first.endNanos
+                while nextCue + 1 < program.cues.count, case .phrase = program.cues[nextCue + 1].sound,
+                      program.cues[nextCue + 1].atNanos - end < TerminalSpeaker.phraseGapNanos,
+                      program.markNanos != program.cues[nextCue + 1].atNanos {
+                    nextCue += 1
+                    words += " " + program.cues[nextCue].sound.label
+                    end = program.cues[nextCue].endNanos
+                }
+                line += " 🗣 \"" + words + "\""
+            } else {
+                line += " ♪ " + first.sound.label
             }
+            if program.markNanos == first.atNanos {
+                line += " (GO)"
+                mark = startNanos + first.atNanos
+            }
+            console.line(line)
+            played += 1
+            nextCue += 1
+            if nextCue == program.cues.count { self.program = nil }
         }
-        return nil
+        return mark
     }
 }

@@ -325,11 +325,11 @@ struct ForwardedButtons: ButtonInput {
 
 struct ForwardedSpeaker: SoundOutput {
     let sim: UnsafeMutablePointer<SimulatedPlatform>
-    mutating func play(_ sound: Sound, atNanos: Int64) throws(GateError) {
-        try sim.pointee.speaker.play(sound, atNanos: atNanos)
+    mutating func play(_ program: SoundProgram, atNanos: Int64) throws(GateError) {
+        try sim.pointee.speaker.play(program, atNanos: atNanos)
     }
-    mutating func startCountdown(atNanos: Int64) throws(GateError) {
-        try sim.pointee.speaker.startCountdown(atNanos: atNanos)
+    mutating func stop(atNanos: Int64) throws(GateError) {
+        try sim.pointee.speaker.stop(atNanos: atNanos)
     }
     var clockSource: String { sim.pointee.speaker.clockSource }
     var isStreaming: Bool { sim.pointee.speaker.isStreaming }

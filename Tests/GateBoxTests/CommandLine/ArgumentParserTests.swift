@@ -50,7 +50,7 @@ import GateSim
         (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
         (["--simulate", "--gate", "--fast"], "--gate needs a value: a fraction of the image width from 0.1 to 0.9"),
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
-        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
+        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --voice, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
         (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, selftest, peers, --help, --version)"),
         (["ble-probe", "--controller", "hci0"], "ble-probe takes either --listen or --connect ADDR|any"),

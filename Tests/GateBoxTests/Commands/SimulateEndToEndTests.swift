@@ -114,6 +114,76 @@ import GateSim
         #expect(end.laps == runs)
     }
 
+    /// A directory of voice clips as `make voice` writes them: every phrase
+    /// a 350 ms tone between silences (lengths the test knows, no espeak).
+    static func voiceDirectory(_ dir: TemporaryDirectory) throws -> String {
+        let path = dir.path + "/voice"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let word = [Int16](repeating: 0, count: 1100) + (0..<7718).map { Int16(8000 * sin(Double($0) * 0.3)) } + [Int16](repeating: 0, count: 1100)
+        for file in Phrase.files {
+            try Data(WAVFile.encode(word, rate: 22050)).write(to: URL(fileURLWithPath: path + "/" + file + ".wav"))
+        }
+        return path
+    }
+
+    /// Issue 50: the box calls "On your marks" ... "Set" ... GO after delays
+    /// drawn in their ranges; GO starts the clock (the same instant the
+    /// simulated athlete goes on), and each time is said after its beep.
+    @Test func aVoiceStartCallsTheAthleteAndItsGoStartsTheClock() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let voice = try Self.voiceDirectory(dir)
+        let runs = 2
+        let outcome = try Self.simulate(["--start", "voice", "--voice", voice], fps: 120, seed: 6, runs: runs)
+        #expect(outcome.status == 0 && outcome.warnings.isEmpty)
+        var options = SimulationOptions()
+        options.seed = 6; options.runs = runs; options.startType = .voice
+        options.voice = VoiceFiles.load(directory: voice).voice
+        #expect(options.voice.isComplete)
+        let scenario = Scenario(options: options)
+        let starts = outcome.records.compactMap { record -> StartRecord? in
+            if case .start(let s) = record { return s } else { return nil }
+        }
+        #expect(starts.map(\.startTimeNanos) == scenario.startNanos && starts.allSatisfy { $0.startType == "voice" })
+        #expect(Self.crossings(outcome).map(\.runId) == ["run-001", "run-002"])
+        let console = outcome.console
+        #expect(console.contains("voice: 40 of 40 clips from " + voice))
+        #expect(console.contains("🗣 \"on your marks\"") && console.contains("🗣 \"set\"") && console.contains("♪ gunshot (GO)"))
+        #expect(console.contains("voice start GO: run 1 started at " + String(scenario.startNanos[0]) + " ns"))
+        // The delays the box drew, as it logged them, in their ranges.
+        let calls = console.split(separator: "\n").filter { $0.contains("button: voice start:") }
+        #expect(calls.count == runs)
+        for line in calls {
+            let seconds = line.split(separator: " ").compactMap { Double($0) }
+            #expect(seconds.count == 3, "\(line)")
+            guard seconds.count == 3 else { continue }
+            #expect((3...5).contains(seconds[0]) && (8...12).contains(seconds[1]) && (1.5...2.3).contains(seconds[2]), "\(line)")
+        }
+        // Each run's time, spoken after its crossing's beep.
+        for c in Self.crossings(outcome) {
+            var words: [Phrase] = []
+            SpokenNumbers.seconds(Int64(c.elapsedMs * 1e6), into: &words)
+            #expect(console.contains("🗣 \"" + words.map(\.words).joined(separator: " ")), "run \(c.runId): \(c.elapsedMs) ms not said")
+        }
+    }
+
+    /// Without clips the box still calls the start, with beeps, says why,
+    /// and times from the same GO.
+    @Test func withoutVoiceClipsTheStartIsCalledWithBeeps() throws {
+        let outcome = try Self.simulate(["--start", "voice", "--voice", "/nonexistent/voice"], fps: 120, seed: 6, runs: 1)
+        #expect(outcome.status == 0)
+        #expect(outcome.console.contains("voice: no directory /nonexistent/voice (expected the WAV clips `make voice` writes)"))
+        #expect(outcome.console.contains("(beeps for the words: no voice clips)"))
+        #expect(!outcome.console.contains("🗣") && outcome.console.contains("times are not spoken: no voice clips"))
+        var options = SimulationOptions()
+        options.seed = 6; options.runs = 1; options.startType = .voice
+        let starts = outcome.records.compactMap { record -> StartRecord? in
+            if case .start(let s) = record { return s } else { return nil }
+        }
+        #expect(starts.map(\.startTimeNanos) == Scenario(options: options).startNanos)
+        #expect(Self.crossings(outcome).count == 1)
+    }
+
     static func crossings(_ outcome: Outcome) -> [CrossingRecord] {
         outcome.records.compactMap { record -> CrossingRecord? in
             if case .crossing(let c) = record { return c } else { return nil }

@@ -34,6 +34,32 @@ import GateSim
         #expect(loop.endRecord?.laps == options.runs)
     }
 
+    /// A tap while a voice start is being called calls it off: no GO, no
+    /// start; the athlete who then runs through is not timed, and the next
+    /// tap calls a new start whose GO starts the clock.
+    @Test func aTapBeforeGoCallsTheStartOff() throws {
+        var options = SimulationOptions()
+        options.seed = 5; options.runs = 2; options.fps = 120; options.startType = .voice
+        var scenario = Scenario(options: options)
+        let firstCall = try #require(scenario.presses.first).releaseNanos
+        scenario.presses.insert(Scenario.Press(control: .button, pressNanos: firstCall + 5_000_000_000,
+                                               releaseNanos: firstCall + 5_150_000_000), at: 1)
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var configuration = BoxConfiguration(detector: DetectorSettings(), viewWidthMetres: options.viewWidthMetres,
+                                             deviceId: "test", simulated: true, seed: options.seed)
+        configuration.startType = .voice
+        var (loop, log, sink) = try Self.loop(scenario, configuration, in: dir)
+        defer { loop.platform.release(); log.close(); sink.close() }
+
+        #expect(try loop.run() == .completed)
+        let text = try String(contentsOfFile: dir.path + "/console.txt", encoding: .utf8)
+        #expect(text.contains("button: start called off before GO"))
+        #expect(text.components(separatedBy: "(GO)").count == 2)                  // one GO played
+        #expect(loop.records.map(\.startTimeNanos) == [scenario.startNanos[1]])
+        #expect(loop.records.map(\.runId) == ["run-001"])
+    }
+
     /// The loop on the simulated platform, its session in `dir`, its console
     /// lines in dir/console.txt. The caller releases the platform and closes both.
     static func loop(_ scenario: Scenario, _ configuration: BoxConfiguration, in dir: TemporaryDirectory,

@@ -69,7 +69,7 @@ import Testing
             try s.validate()
         }
         try apply("start.type = countdown\ngpio.touch = none").validate()
-        #expect(throws: ConfigError(file: "t.conf", line: 1, problem: "start.type = sprint: expected flying, touch-release or countdown")) {
+        #expect(throws: ConfigError(file: "t.conf", line: 1, problem: "start.type = sprint: expected flying, touch-release, countdown or voice")) {
             try apply("start.type = sprint")
         }
     }
@@ -99,6 +99,29 @@ import Testing
                       "race.role = judge", "race.session = 12345", "race.session = 12a456"])
     func refusesABadRaceKey(line: String) {
         #expect(throws: ConfigError.self) { try apply(line + "\n") }
+    }
+
+    /// The voice start's ranges, the GO sound and the announcements (issue 50).
+    @Test func readsHowStartsAreCalledAndTimesSpoken() throws {
+        let s = try apply("start.type = voice\nstart.go = word\nstart.marks_to_set_s = 5 - 7.5\nstart.set_to_go_s = 2\n"
+                          + "start.prestart_s = 10-20\nannounce = off\nannounce.units = on\nvoice.dir = /opt/voice")
+        #expect(s.startType == .voice && s.voice.go == .word)
+        #expect(s.voice.marksToSetSeconds == 5...7.5 && s.voice.setToGoSeconds == 2...2 && s.voice.preStartSeconds == 10...20)
+        #expect(!s.voice.announce && s.voice.announceUnits && s.voiceDirectory == "/opt/voice")
+        let defaults = try apply("start.type = countdown")
+        #expect(defaults.voice == VoiceSettings() && defaults.voice.marksToSetSeconds == 8...12 && defaults.voice.setToGoSeconds == 1.5...2.3)
+        #expect(defaults.voice.announce && defaults.voice.go == .gunshot)
+    }
+
+    @Test(arguments: [
+        ("start.set_to_go_s = 0.2-2", "start.set_to_go_s = 0.2-2: expected seconds from \"Set\" to GO, a range from 0.5 to 5.0 such as 1.5-2.3"),
+        ("start.marks_to_set_s = 12-8", "start.marks_to_set_s = 12-8: expected seconds from \"On your marks\" to \"Set\", a range from 3 to 20 such as 8-12"),
+        ("start.marks_to_set_s = 8-25", "start.marks_to_set_s = 8-25: expected seconds from \"On your marks\" to \"Set\", a range from 3 to 20 such as 8-12"),
+        ("start.go = cannon", "start.go = cannon: expected gunshot, beep, whistle or word (the spoken \"Go!\"): GO in a countdown and a voice start"),
+        ("announce = yes", "announce = yes: expected on or off (say each run's or lap's time after its crossing)"),
+    ])
+    func refusesABadVoiceKey(line: String, problem: String) {
+        #expect(throws: ConfigError(file: "t.conf", line: 1, problem: problem)) { try apply(line) }
     }
 
     @Test func aJoinerWithoutACodeJoinsItsBondedHost() throws {

@@ -3,33 +3,46 @@ import Testing
 
 @Suite struct SoundProgramTests {
     @Test func theCountdownIsThreeBeepsASecondApartThenTheGunshot() {
-        let p = SoundProgram.countdown(rate: 48000, tailFrames: 16000)
-        #expect(p.cues.map { $0.startFrame } == [0, 48000, 96000, 144000])
-        #expect(p.cues.map { $0.kind } == [.beep, .beep, .beep, .gunshot])
-        #expect(p.markFrame == 144000)
-        #expect(p.nanos(atFrame: p.markFrame!) == 3_000_000_000)
-        #expect(p.totalFrames == 144000 + SoundSynth.frames(.gunshot, rate: 48000) + 16000)
+        let p = SoundProgram.countdown(go: .tone(.gunshot), voice: Voice())
+        #expect(p.cues.map(\.atNanos) == [0, 1_000_000_000, 2_000_000_000, 3_000_000_000])
+        #expect(p.cues.map(\.sound) == [.tone(.beep), .tone(.beep), .tone(.beep), .tone(.gunshot)])
+        #expect(p.markNanos == 3_000_000_000)
+        #expect(p.endNanos == 3_000_000_000 + SoundSynth.durationNanos(.gunshot))
+        #expect(SoundProgram.frame(atNanos: p.markNanos!, rate: 48000) == 144_000)
+    }
+
+    /// A spoken GO the voice has no clip for is the gunshot: a start is never silent.
+    @Test func aCountdownsSpokenGoWithoutItsClipIsTheGunshot() {
+        let p = SoundProgram.countdown(go: .phrase(.go), voice: Voice())
+        #expect(p.cues.last?.sound == .tone(.gunshot) && p.markNanos == 3_000_000_000)
     }
 
     @Test func anyWindowRendersWhatTheWholeWouldHave() {
         let rate = 8000
-        let bank = SoundBank(rate: rate)
-        let p = SoundProgram.countdown(rate: rate, tailFrames: 100)
-        let whole = UnsafeMutablePointer<Int16>.allocate(capacity: p.totalFrames * 2)
+        var voice = Voice()
+        voice.add(.set, samples: (0..<4000).map { Int16(1000 + $0 % 50) }, rate: 16000)
+        let bank = SoundBank(rate: rate, voice: voice)
+        var p = SoundProgram.countdown(go: .tone(.gunshot), voice: voice)
+        p.add(.phrase(.set), atNanos: 3_500_000_000, voice: voice)
+        let total = SoundProgram.frame(atNanos: p.endNanos, rate: rate) + 100
+        let whole = UnsafeMutablePointer<Int16>.allocate(capacity: total * 2)
         defer { whole.deallocate() }
-        p.render(from: 0, count: p.totalFrames, channels: 2, bank: bank, into: whole)
-        // Silence between the cues, sound inside them, both channels alike.
+        p.render(from: 0, count: total, channels: 2, bank: bank, into: whole)
+        // Silence between the cues, sound inside them, both channels alike;
+        // the clip resampled from 16 kHz lasts as long at 8 kHz (2000 frames).
         #expect(whole[2 * 4000] == 0)
         #expect((0..<400).contains { whole[2 * (rate + $0)] != 0 })
         #expect((0..<400).contains { whole[2 * (3 * rate + $0)] != 0 })
-        #expect((0..<p.totalFrames).allSatisfy { whole[2 * $0] == whole[2 * $0 + 1] })
+        let clipStart = SoundProgram.frame(atNanos: 3_500_000_000, rate: rate)
+        #expect(whole[2 * clipStart] == 1000 && whole[2 * (clipStart + 1999)] != 0 && whole[2 * (clipStart + 2000)] == 0)
+        #expect((0..<total).allSatisfy { whole[2 * $0] == whole[2 * $0 + 1] })
         // Chunks of an awkward size, as the ring's room gives them.
         let chunk = UnsafeMutablePointer<Int16>.allocate(capacity: 337 * 2)
         defer { chunk.deallocate() }
         var from = 0
         var same = true
-        while from < p.totalFrames {
-            let n = min(337, p.totalFrames - from)
+        while from < total {
+            let n = min(337, total - from)
             p.render(from: from, count: n, channels: 2, bank: bank, into: chunk)
             for i in 0..<(2 * n) where chunk[i] != whole[2 * from + i] { same = false }
             from += n
