@@ -5,6 +5,7 @@
 #   make simulate        a whole simulated session of one box, in real time
 #   make test            unit and end-to-end tests, cross-build check, VM rig
 #   make firmware        static Embedded Swift firmware, ARCH=aarch64|x86_64
+#   make voice           the voice's WAV clips (espeak-ng), build/voice
 #   make image           the SD card image, BOARD=generic-x86|rpi4 (build/image/)
 #   make test-image      boots that image in qemu and checks the box's service
 #   make accuracy        detection error on the rendered corpus, per mode and fps
@@ -41,10 +42,10 @@ SWIFT_RELEASE := -c release -Xswiftc -enable-testing
 RELEASE_BIN := .build/release/ts-gate
 HOST_BIN := $(RELEASE_BIN)
 
-.PHONY: help deps swift-check build simulate results firmware accuracy accuracy-second accuracy-sync bench test test-unit test-cross test-vm test-second test-fresh-fetch image test-image clean
+.PHONY: help deps swift-check voice build simulate results firmware accuracy accuracy-second accuracy-sync bench test test-unit test-cross test-vm test-second test-fresh-fetch image test-image clean
 
 help:
-	@sed -n '1,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,18p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(HOST_PACKAGES); do \
@@ -62,7 +63,12 @@ swift-check:
 build: deps swift-check
 	swift build $(SWIFT_RELEASE) --product ts-gate
 
-simulate: deps swift-check
+# The box's spoken words, one WAV each (image/voice/phrases.tsv), made by
+# Debian's espeak-ng; the simulator, the firmware and the image use them.
+voice:
+	image/voice/make-voice.sh build/voice
+
+simulate: deps swift-check voice
 	swift build $(SWIFT_RELEASE) --product ts-gate
 	$(RELEASE_BIN) --simulate --seed $(SEED) --runs $(RUNS) --fps $(FPS) --data-dir "$(DATA_DIR)" $(SIM_ARGS)
 
@@ -70,7 +76,7 @@ results: swift-check
 	@[ -x $(RELEASE_BIN) ] || swift build $(SWIFT_RELEASE) --product ts-gate
 	$(RELEASE_BIN) results --data-dir "$(DATA_DIR)"
 
-firmware: deps swift-check
+firmware: deps swift-check voice
 	image/firmware.sh $(ARCH)
 
 # The SD card image of BOARD (board/BOARD/image.conf): Debian bookworm from
@@ -192,7 +198,7 @@ test-second: build
 # Real kernel drivers in a VM: the rig's self-check, the static x86_64
 # firmware's CPU floor (under qemu-user), then its scenarios against vivid,
 # i2c-stub, gpio-sim, snd-aloop and v4l2loopback (an MJPEG-only camera).
-test-vm: deps swift-check
+test-vm: deps swift-check voice
 	Tests/vm/boot.sh drivers
 	image/firmware.sh x86_64
 	Tests/cross/cpu-floor.sh build/x86_64/ts-gate
@@ -204,6 +210,7 @@ test-vm: deps swift-check
 	Tests/vm/boot.sh run build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh touch build/x86_64/ts-gate board/vm-rig/board.conf
 	Tests/vm/boot.sh countdown build/x86_64/ts-gate board/vm-rig/board.conf
+	Tests/vm/boot.sh voice build/x86_64/ts-gate board/vm-rig/board.conf build/voice
 	Tests/vm/boot.sh camera build/x86_64/ts-gate board/vm-rig/board.conf
 	build/x86_64/ts-gate render rig-vivid-640x480-60 --raw --out build/vm/rig.raw >/dev/null
 	build/x86_64/ts-gate render rig-vivid-640x480-60 --out build/vm/rig.y4m >/dev/null

@@ -50,6 +50,11 @@ R=$WORK/rootfs
 # --- the root filesystem: the box's files over Debian's -------------------
 cp -a "$IMAGE_DIR/overlay/." "$R/"
 install -m 0755 "$FIRMWARE" "$R/usr/bin/ts-gate"
+# The voice's clips: spoken by espeak-ng here, at build time; the box only
+# plays them (it carries no speech engine).
+"$IMAGE_DIR/voice/make-voice.sh" "$REPO_ROOT/build/voice"
+install -d "$R/usr/share/ts-gate/voice"
+install -m 0644 "$REPO_ROOT/build/voice/"*.wav "$R/usr/share/ts-gate/voice/"
 install -d "$R/etc/ts-gate" "$R/boot/firmware" "$R/var/lib/ts-gate"
 install -m 0644 "$BOARD_DIR/board.conf" "$R/etc/ts-gate/board.conf"
 # The user's settings are the one file a person edits, on the partition a

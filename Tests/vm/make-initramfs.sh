@@ -30,7 +30,7 @@ EXTRAS=("$@")
 [[ $NAME =~ ^[A-Za-z0-9_.-]+$ ]] || die "bad scenario name '$NAME'"
 SCENARIO=$VM_DIR/scenarios/$NAME.sh
 [ -f "$SCENARIO" ] || die "no scenario $SCENARIO"
-for f in "${EXTRAS[@]}"; do [ -f "$f" ] || die "no extra file $f"; done
+for f in "${EXTRAS[@]}"; do [ -f "$f" ] || [ -d "$f" ] || die "no extra file $f"; done
 
 "$VM_DIR/build-gpio-sim.sh"
 "$VM_DIR/build-v4l2loopback.sh"
@@ -208,6 +208,12 @@ for helper in lib.sh box.sh; do
 done
 printf '%s\n' "$NAME" >"$O/etc/rig-test"
 for f in "${EXTRAS[@]}"; do
+    # A directory (the voice's clips) goes where the SD image keeps it.
+    if [ -d "$f" ]; then
+        mkdir -p "$O/usr/share/ts-gate"
+        cp -r "$f" "$O/usr/share/ts-gate/$(basename "$f")"
+        continue
+    fi
     copy_elf "$f" "$O" "/bin/$(basename "$f")"
     chmod 755 "$O/bin/$(basename "$f")"
 done
