@@ -216,6 +216,7 @@ test-vm: deps swift-check voice
 	build/x86_64/ts-gate render rig-vivid-640x480-60 --out build/vm/rig.y4m >/dev/null
 	build/x86_64/ts-gate replay build/vm/rig.y4m --json --exposure-ms 1 | sed -n "s/.*\"crossingTimeNanos\":\([0-9]*\).*/\1/p" >build/vm/rig.expected
 	Tests/vm/boot.sh inject build/x86_64/ts-gate board/vm-rig/board.conf build/vm/rig.raw build/vm/rig.expected
+	Tests/vm/boot.sh announce build/x86_64/ts-gate board/vm-rig/board.conf build/vm/rig.raw build/voice
 	Tests/vm/mjpeg-clip.sh build/vm/rig.raw 640 480 build/vm/rig.mjpeg
 	Tests/vm/boot.sh mjpeg build/x86_64/ts-gate board/vm-rig/board.conf build/vm/rig.mjpeg build/vm/rig.mjpeg.frame-bytes
 

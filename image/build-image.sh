@@ -64,11 +64,16 @@ ln -sfn /boot/firmware/ts-gate.conf "$R/etc/ts-gate/ts-gate.conf"
 install -m 0755 "$REPO_ROOT/Tests/image/verdict.sh" "$R/usr/lib/ts-gate/image-test.sh"
 install -m 0644 "$REPO_ROOT/Tests/image/ts-gate-image-test.service" "$R/etc/systemd/system/"
 # Enabled as `systemctl enable` would, by the targets their [Install] names.
-for unit in ts-gate.service ts-gate-grow-data.service ts-gate-debug.service ts-gate-image-test.service; do
+for unit in ts-gate.service ts-gate-grow-data.service ts-gate-debug.service ts-gate-wifi.service ts-gate-image-test.service; do
     target=$(sed -n 's/^WantedBy=//p' "$R/etc/systemd/system/$unit")
     mkdir -p "$R/etc/systemd/system/$target.wants"
     ln -sfn "/etc/systemd/system/$unit" "$R/etc/systemd/system/$target.wants/$unit"
 done
+# No saved radio state: systemd-rfkill keeps it under /var/lib/systemd, on
+# the read-only root, and fails at every boot with a radio; a box's Wi-Fi
+# and Bluetooth are never soft-blocked by an old state.
+ln -sfn /dev/null "$R/etc/systemd/system/systemd-rfkill.service"
+ln -sfn /dev/null "$R/etc/systemd/system/systemd-rfkill.socket"
 # No login on the serial console (a box in a field has no one at it): the
 # generator that starts one on the kernel's console is masked. debug.console
 # = on in ts-gate.conf starts ts-gate-debug-console@ instead (debug-access.sh).

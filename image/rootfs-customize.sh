@@ -23,3 +23,7 @@ chroot "$ROOT" passwd --lock root >/dev/null
 # host key made on each card: not one key baked into every image.
 chroot "$ROOT" systemctl disable ssh.service ssh.socket >/dev/null 2>&1 || true
 rm -f "$ROOT"/etc/ssh/ssh_host_*
+# hostapd runs as ts-gate-wifi-ap.service with the configuration
+# wifi-ap.sh writes from ts-gate.conf; Debian's unit (for /etc/hostapd) stays off.
+chroot "$ROOT" systemctl disable hostapd.service >/dev/null 2>&1 || true
+chroot "$ROOT" systemctl mask hostapd.service >/dev/null 2>&1 || true

@@ -27,9 +27,12 @@ MIRRORS=(
 # i2c-tools (its udev rule gives i2c buses to group i2c) and v4l-utils are
 # how a person checks the IMU and the camera on the box. No bluez: ts-gate speaks to the controller through the kernel's mgmt and
 # HCI sockets, so no bluetoothd. openssh-server is off unless ts-gate.conf
-# asks for it (debug.ssh; rootfs-customize.sh disables it).
+# asks for it (debug.ssh; rootfs-customize.sh disables it). hostapd, iw and
+# wireless-regdb: the access point for the coach's phone, started by
+# ts-gate-wifi.service only when ts-gate.conf names it (Debian's own
+# hostapd.service stays off).
 PACKAGES=(systemd-sysv udev kmod initramfs-tools e2fsprogs fdisk dosfstools
-          zstd i2c-tools v4l-utils openssh-server $IMAGE_PACKAGES)
+          zstd i2c-tools v4l-utils openssh-server hostapd iw wireless-regdb $IMAGE_PACKAGES)
 MAX_AGE_DAYS=${TS_GATE_ROOTFS_MAX_AGE_DAYS:-7}
 
 ensure_packages mmdebstrap arch-test qemu-user-static binfmt-support

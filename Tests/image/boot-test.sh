@@ -72,7 +72,7 @@ generic-x86)
     # /dev/kvm is there but nested KVM hangs on these machines: TCG. No NIC.
     QEMU=(qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 1 -m 1024
           -drive "file=$T/$BOARD.testdisk,if=virtio,format=raw,readonly=on"
-          -append "$APPEND console=ttyS0 ts-gate.test")
+          -append "$APPEND console=ttyS0 ts-gate.test modules-load=mac80211_hwsim")
     ;;
 *)
     # An arm64 board's rootfs on qemu's virt machine (no Pi 4 in QEMU 7.2):
@@ -109,7 +109,8 @@ if [ "$v" = "VERDICT image PASS" ] && [ -n "$hash" ]; then
     # The debug keys too, with a public key beside the file, as a person
     # turns SSH and the serial console on.
     mcopy -o -i "$T/$BOARD.boot" "$T/$BOARD.debug_key.pub" ::/authorized_keys
-    edit_config 's/^gate.position = 0.4125/gate.position = 0.3/; s/^# debug.console = off /debug.console = on /; s/^# debug.ssh = off /debug.ssh = on /; $a camera.fps = fast'
+    edit_config 's/^gate.position = 0.4125/gate.position = 0.3/; s/^# debug.console = off /debug.console = on /; s/^# debug.ssh = off /debug.ssh = on /; s/^# wifi.ssid = ts-gate /wifi.ssid = ts-gate test /; s/^# wifi.passphrase = change-me /wifi.passphrase = sprint-gate-42 /; s/^# wifi.country = GB /wifi.country = GB /; $a camera.fps = fast'
+    grep -q '^wifi.ssid = ts-gate test' "$T/$BOARD.conf" || die "the example ts-gate.conf has no '# wifi.ssid = ts-gate' line to edit"
     grep -q '^debug.ssh = on' "$T/$BOARD.conf" || die "the example ts-gate.conf has no '# debug.ssh = off' line to edit"
     bad=$(wc -l <"$T/$BOARD.conf")
     boot "$LOG.2" "ts-gate.expect=$hash ts-gate.badline=$bad"

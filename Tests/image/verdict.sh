@@ -121,6 +121,28 @@ if [ -n "$expect" ]; then
         # agetty --autologin hands over to login at once: root's processes on ttyS0.
         check debug-console-shell wait_for 20 sh -c 'systemctl is-active -q ts-gate-debug-console@ttyS0 && pgrep -t ttyS0 -u root >/dev/null'
         systemctl status --no-pager ts-gate-debug-console@ttyS0 2>&1 | tail -n 6 | sed 's/^/image-test: console| /'
+        # The host named an access point too (wifi.ssid, wifi.passphrase):
+        # hostapd serves it on the first radio at 192.168.4.1 with a DHCP
+        # server, and the second radio, as a phone would, sees it, WPA2.
+        journalctl -b -u ts-gate-wifi --no-pager | grep 'ts-gate-wifi:' | sed 's/^.*ts-gate-wifi: /image-test: wifi| /'
+        check wifi-ap-up wait_for 30 sh -c 'iw dev wlan0 info | grep -q "type AP" && iw dev wlan0 info | grep -q "ssid ts-gate test"'
+        # (No D-Bus on the box, so no networkctl: the kernel's own tables.)
+        check wifi-ap-address wait_for 10 grep -q "192.168.4.1" /proc/net/fib_trie
+        check wifi-dhcp-server wait_for 10 awk '$2 ~ /:0043$/ { found = 1 } END { exit !found }' /proc/net/udp
+        # The phone's radio, brought up by networkd as it would any link
+        # (every step bounded: a hung tool must not hang the verdict).
+        printf '[Match]\nName=wlan1\n\n[Link]\nActivationPolicy=always-up\n\n[Network]\nLinkLocalAddressing=no\n' \
+            >/run/systemd/network/60-image-test-phone.network
+        timeout 30 systemctl restart systemd-networkd || say "wifi| restarting systemd-networkd for the phone's radio failed"
+        seen() {
+            timeout 10 iw dev wlan1 scan trigger >/dev/null 2>&1
+            sleep 2
+            timeout 10 iw dev wlan1 scan dump 2>/dev/null |
+                awk '/^BSS/ { rsn = 0 } /RSN:/ { rsn = 1 } /SSID: ts-gate test$/ { ssid = 1 } END { exit !(ssid && rsn) }'
+        }
+        check wifi-seen-by-a-phone wait_for 10 seen
+        timeout 5 iw dev 2>&1 | sed 's/^/image-test: wifi| /'
+        check wifi-passphrase-not-logged sh -c '! journalctl -b --no-pager | grep -q "sprint-gate-42"'
     fi
     finish
 fi
@@ -141,6 +163,11 @@ check no-serial-login sh -c '! pgrep agetty >/dev/null || ! pgrep -a agetty | gr
 nothing_on_port_22() { awk '$4 == "0A" && $2 ~ /:0016$/ { found = 1 } END { exit found }' /proc/net/tcp /proc/net/tcp6; }
 check ssh-off sh -c '! systemctl is-active -q ssh'
 check nothing-on-port-22 nothing_on_port_22
+# No access point until ts-gate.conf names one (the radios are
+# mac80211_hwsim's, loaded by the test's kernel command line).
+if [ -e /sys/class/net/wlan0 ]; then
+    check wifi-off-without-ssid sh -c '! pgrep -x hostapd >/dev/null && journalctl -b -u ts-gate-wifi --no-pager | grep -q "no wifi.ssid"'
+fi
 
 # --- selftest on the bare VM: it names what is missing ---
 selftest=$(/usr/bin/ts-gate selftest 2>&1)

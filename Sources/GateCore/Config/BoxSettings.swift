@@ -36,6 +36,9 @@ public struct BoxSettings: Equatable, Sendable {
     /// Where start.type was set, for the one error that spans two keys.
     private var startTypeFile = ""
     private var startTypeLine = 0
+    /// Where a Wi-Fi key was last set: the name needs the passphrase and back.
+    private var wifiFile = ""
+    private var wifiLine = 0
     public var detection = DetectionMode.photoFinish
     public var viewWidthMetres = 4.0
     public var dataDirectory = "/var/lib/ts-gate"
@@ -62,6 +65,13 @@ public struct BoxSettings: Equatable, Sendable {
     /// checks the values, so a typo is refused by its line like any other.
     public var debugConsole = false
     public var debugSSH = false
+    /// The SD image's Wi-Fi access point for the coach's phone, read by its
+    /// boot script (image/overlay/usr/lib/ts-gate/wifi-ap.sh): on when both
+    /// the name and the passphrase are given.
+    public var wifiSSID: String?
+    public var wifiPassphrase: String?
+    public var wifiCountry: String?
+    public var wifiChannel = 6
     /// How starts are called (voice start delays, the GO sound) and whether times are spoken.
     public var voice = VoiceSettings()
     /// The voice's WAV clips (`make voice`; the SD image's /usr/share/ts-gate/voice).
@@ -133,6 +143,10 @@ public struct BoxSettings: Equatable, Sendable {
         ("required", "a comma-separated list of camera, imu, buttons, lights, speaker, bluetooth (or none)"),
         ("debug.console", "off or on (SD image: a root shell on the serial console, for a person with the board open)"),
         ("debug.ssh", "off or on (SD image: SSH as root with the keys in authorized_keys on the boot partition)"),
+        ("wifi.ssid", "the access point's name, 1 to 32 bytes without '#' (SD image: the coach's phone joins it)"),
+        ("wifi.passphrase", "8 to 63 printable ASCII characters without '#' (WPA2)"),
+        ("wifi.country", "the country whose radio rules apply, two capital letters such as GB or US"),
+        ("wifi.channel", "a 2.4 GHz channel from 1 to 13"),
     ]
 
     /// Applies `entries` (a board file, then the configuration over it).
@@ -263,6 +277,18 @@ public struct BoxSettings: Equatable, Sendable {
                     list.append(name)
                 }
                 required = list
+            case "wifi.ssid":
+                guard (1...32).contains(e.value.utf8.count), e.value.utf8.allSatisfy({ $0 >= 32 && $0 != 127 }) else { throw bad() }
+                wifiSSID = e.value
+                wifiFile = file; wifiLine = e.line
+            case "wifi.passphrase":
+                guard (8...63).contains(e.value.utf8.count), e.value.utf8.allSatisfy({ $0 >= 32 && $0 < 127 }) else { throw bad() }
+                wifiPassphrase = e.value
+                wifiFile = file; wifiLine = e.line
+            case "wifi.country":
+                guard e.value.utf8.count == 2, e.value.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else { throw bad() }
+                wifiCountry = e.value
+            case "wifi.channel": wifiChannel = try int(1...13)
             case "debug.console", "debug.ssh":
                 guard e.value == "on" || e.value == "off" else { throw bad() }
                 if e.key == "debug.console" { debugConsole = e.value == "on" } else { debugSSH = e.value == "on" }
@@ -274,8 +300,13 @@ public struct BoxSettings: Equatable, Sendable {
     }
 
     /// What no single key can check, once every file is applied: a
-    /// touch-release start needs a touch pad.
+    /// touch-release start needs a touch pad; an access point needs both
+    /// its name and its passphrase.
     public func validate() throws(ConfigError) {
+        if (wifiSSID == nil) != (wifiPassphrase == nil) {
+            throw ConfigError(file: wifiFile, line: wifiLine, problem: wifiSSID == nil
+                ? "wifi.passphrase needs wifi.ssid, the access point's name" : "wifi.ssid needs wifi.passphrase (8 to 63 characters): the box's access point is never open")
+        }
         if startType == .touchRelease && touchLine == nil {
             throw ConfigError(file: startTypeFile, line: startTypeLine,
                               problem: "start.type = touch-release needs gpio.touch, the touch pad's line (set in the board or configuration file)")

@@ -101,6 +101,20 @@ import Testing
         #expect(throws: ConfigError.self) { try apply(line + "\n") }
     }
 
+    /// The SD image's access point (issue 49): checked here, used by its boot script.
+    @Test func readsTheAccessPointAndRefusesHalfOfIt() throws {
+        var s = try apply("wifi.ssid = Track 3 gate\nwifi.passphrase = sprint-gate-42\nwifi.country = GB\nwifi.channel = 11")
+        #expect(s.wifiSSID == "Track 3 gate" && s.wifiPassphrase == "sprint-gate-42" && s.wifiCountry == "GB" && s.wifiChannel == 11)
+        try s.validate()
+        s = try apply("board = x\nwifi.ssid = Track 3 gate")
+        #expect(throws: ConfigError(file: "t.conf", line: 2, problem: "wifi.ssid needs wifi.passphrase (8 to 63 characters): the box's access point is never open")) {
+            try s.validate()
+        }
+        for bad in ["wifi.passphrase = short", "wifi.country = gb", "wifi.channel = 14", "wifi.ssid = " + String(repeating: "x", count: 33)] {
+            #expect(throws: ConfigError.self) { try apply(bad) }
+        }
+    }
+
     /// The voice start's ranges, the GO sound and the announcements (issue 50).
     @Test func readsHowStartsAreCalledAndTimesSpoken() throws {
         let s = try apply("start.type = voice\nstart.go = word\nstart.marks_to_set_s = 5 - 7.5\nstart.set_to_go_s = 2\n"
