@@ -36,11 +36,6 @@ enum BLEProbeCommand {
         "0x" + I2CBus.hex(Int(v >> 8)).dropFirst(2) + I2CBus.hex(Int(v & 0xFF)).dropFirst(2)
     }
 
-    static func describe(_ p: LEConnectionParameters) -> String {
-        "interval " + DecimalText.fixed(Double(p.intervalNanos) / 1e6, places: 2) + " ms, latency " + String(p.latency)
-            + ", supervision timeout " + String(Int(p.supervisionTimeoutNanos / 1_000_000)) + " ms"
-    }
-
     static func millis(_ nanos: Int64) -> String { DecimalText.fixed(Double(nanos) / 1e6, places: 1) + " ms" }
 }
 
@@ -69,10 +64,10 @@ struct Probe {
             case .connected(let status, let handle, let central, let peer, let p):
                 guard table.record(event) else { console.line("LE Connection Complete failed: status " + I2CBus.hex(Int(status))); continue }
                 console.line("LE Connection Complete: handle " + BLEProbeCommand.hex4(handle) + " to " + peer.text + " as "
-                             + (central ? "central" : "peripheral") + ", " + BLEProbeCommand.describe(p))
+                             + (central ? "central" : "peripheral") + ", " + p.text)
             case .updated(let status, let handle, let p):
                 guard table.record(event) else { console.line("LE Connection Update failed: status " + I2CBus.hex(Int(status))); continue }
-                console.line("LE Connection Update Complete: handle " + BLEProbeCommand.hex4(handle) + ", " + BLEProbeCommand.describe(p))
+                console.line("LE Connection Update Complete: handle " + BLEProbeCommand.hex4(handle) + ", " + p.text)
             case .commandStatus(let opcode, let status):
                 if opcode == HCIEventSocket.leConnectionUpdateOpcode && status != 0 {
                     console.line("LE Connection Update refused: status " + I2CBus.hex(Int(status)))
@@ -227,13 +222,13 @@ struct Probe {
         poller.setWaitsForOutput(slot, false)
         // The interval comes with LE Connection Complete on the HCI socket.
         try wait(&poller, &station, millis: 2000) { $0.table[handle] != nil }
-        if let p = table[handle] { console.line("link interval read: " + BLEProbeCommand.describe(p)) }
+        if let p = table[handle] { console.line("link interval read: " + p.text) }
         else { console.line("no LE Connection Complete seen for handle " + BLEProbeCommand.hex4(handle)) }
         let asked = MonotonicClock.nowNanos()
         try hci!.requestConnectionUpdate(handle: handle, .fastest)
         try wait(&poller, &station, millis: 3000) { $0.table.updated.contains(handle) }
         if table.updated.contains(handle), let p = table[handle] {
-            console.line("link interval set in " + BLEProbeCommand.millis(MonotonicClock.nowNanos() - asked) + ": " + BLEProbeCommand.describe(p))
+            console.line("link interval set in " + BLEProbeCommand.millis(MonotonicClock.nowNanos() - asked) + ": " + p.text)
         } else {
             console.line("the connection update to 7.5 ms was not confirmed in 3 s")
         }

@@ -41,11 +41,11 @@ extension GATTStation {
                 let recorded = leTable.record(event)
                 switch event {
                 case .connected(_, let handle, let central, let peer, let p) where recorded:
-                    say("bluetooth: link to " + peer.text + " as " + (central ? "central" : "peripheral") + ", " + BLEProbeCommand.describe(p))
+                    say("bluetooth: link to " + peer.text + " as " + (central ? "central" : "peripheral") + ", " + p.text)
                     guard central, p.interval != LEConnectionParameters.fastest.interval else { break }
                     try hci.requestConnectionUpdate(handle: handle, .fastest)
                 case .updated(_, _, let p) where recorded:
-                    say("bluetooth: link " + BLEProbeCommand.describe(p))
+                    say("bluetooth: link " + p.text)
                 case .updated(let status, _, _):
                     say("bluetooth: the link's connection update failed (status " + I2CBus.hex(Int(status)) + ")")
                 case .commandStatus(let opcode, let status) where opcode == HCIEventSocket.leConnectionUpdateOpcode && status != 0:

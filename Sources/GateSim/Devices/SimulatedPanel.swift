@@ -97,7 +97,8 @@ public struct TerminalSpeaker: SoundOutput {
                       program.cues[nextCue + 1].atNanos - end < TerminalSpeaker.phraseGapNanos,
                       program.markNanos != program.cues[nextCue + 1].atNanos {
                     nextCue += 1
-                    words += " " + program.cues[nextCue].sound.label
+                    // A pause between groups ("lap three, four point ...") reads as a comma.
+                    words += (program.cues[nextCue].atNanos - end >= 200_000_000 ? ", " : " ") + program.cues[nextCue].sound.label
                     end = program.cues[nextCue].endNanos
                 }
                 line += " 🗣 \"" + words + "\""

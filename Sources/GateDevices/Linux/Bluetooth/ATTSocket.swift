@@ -1,4 +1,5 @@
 import CGateShim
+import GateCore
 
 /// LE connection parameters, in the controller's units.
 public struct LEConnectionParameters: Equatable, Sendable {
@@ -20,6 +21,12 @@ public struct LEConnectionParameters: Equatable, Sendable {
 
     /// What the box asks for: 7.5 ms, no latency, a 2 s supervision timeout.
     public static let fastest = LEConnectionParameters(interval: 6, latency: 0, supervisionTimeout: 200)
+
+    /// As the log says them: "interval 7.50 ms, latency 0, supervision timeout 2000 ms".
+    public var text: String {
+        "interval " + DecimalText.fixed(Double(intervalNanos) / 1e6, places: 2) + " ms, latency " + String(latency)
+            + ", supervision timeout " + String(Int(supervisionTimeoutNanos / 1_000_000)) + " ms"
+    }
 }
 
 /// One payload read from an ATT socket, with the kernel's receive stamp on
