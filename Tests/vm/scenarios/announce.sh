@@ -62,10 +62,7 @@ say "run 1: $elapsed ms"
 
 # Sounds: runs of samples between at least 0.1 s of digital silence, as
 # "onset end" frame pairs (the words of one time have 60 ms between them).
-bursts=$(od -An -v -t d2 -w2 /tmp/capture.raw | awk -v gap=$((RATE / 10)) '
-    $1 != 0 { if (seen && i - last > gap) { print first, last; first = i } else if (!seen) first = i; last = i; seen = 1 }
-    { i++ }
-    END { if (seen) print first, last }')
+bursts=$(sounds /tmp/capture.raw $((RATE / 10)))
 say "sounds (onset end, frames): $(echo $bursts | tr '\n' ' ')"
 set -- $bursts
 [ $# = 4 ] || fail "expected 2 sounds in the capture (the crossing's beep, then its time), found $(($# / 2))"

@@ -145,3 +145,39 @@ stop_box2() {
     kill -TERM "$pid2"
     wait "$pid2" || fail "the second box's ts-gate run exited $? after SIGTERM"
 }
+
+# --- the speaker, heard through snd-aloop's loopback ---------------------------
+# read_capture_status PID OUT: readings of the loopback capture's kernel
+# status while PID (arecord) runs, each followed, in the same read-out, by
+# the kernel's CLOCK_MONOTONIC ("now at" of /proc/timer_list): a moment just
+# after hw_ptr was read (arecord leaves its stream's timestamps off).
+read_capture_status() {
+    _n=0
+    while [ $_n -lt 600 ] && kill -0 "$1" 2>/dev/null; do
+        cat /proc/asound/card0/pcm1c/sub0/status /proc/timer_list
+        _n=$((_n + 1))
+    done >"$2"
+}
+
+# capture_epoch OUT RATE: "EPOCH N", when captured frame 0 was taken (s,
+# CLOCK_MONOTONIC) from N readings of read_capture_status. By the time "now
+# at" was read, at least hw_ptr frames were in; both the position's lag
+# (jiffies) and the read-out only make an estimate late, so the earliest
+# one is the best. Prints nothing with 10 readings or fewer.
+capture_epoch() {
+    awk -v rate="$2" '
+        /^state:/ { running = ($2 == "RUNNING"); hw = "" }
+        /^hw_ptr/ { hw = $3 }
+        /^now at/ { if (running && hw != "") { e = $3 / 1e9 - hw / rate; if (n == 0 || e < best) best = e; n++ }; hw = "" }
+        END { if (n > 10) printf "%.9f %d\n", best, n }' "$1"
+}
+
+# sounds RAW GAP: the sounds in a raw mono S16 capture, runs of non-zero
+# samples between at least GAP frames of digital silence, one "onset end"
+# frame pair a line.
+sounds() {
+    od -An -v -t d2 -w2 "$1" | awk -v gap="$2" '
+        $1 != 0 { if (seen && i - last > gap) { print first, last; first = i } else if (!seen) first = i; last = i; seen = 1 }
+        { i++ }
+        END { if (seen) print first, last }'
+}

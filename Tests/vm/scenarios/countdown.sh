@@ -24,10 +24,7 @@ tap_button
 wait_for 5 grep -q "gate armed: tap the button for the countdown" /tmp/run.out || fail "a tap did not arm the box"
 
 # Readings of the capture's status through the countdown, in the background.
-# arecord leaves its stream's timestamps off, so each reading is followed, in
-# the same read-out, by the kernel's CLOCK_MONOTONIC ("now at" of
-# /proc/timer_list): a moment just after hw_ptr was read.
-( n=0; while [ $n -lt 400 ] && kill -0 $rec 2>/dev/null; do cat "$STATUS" /proc/timer_list; n=$((n + 1)); done ) >/tmp/capture.status &
+read_capture_status $rec /tmp/capture.status &
 reader=$!
 tap_button
 wait_for 10 grep -q "countdown GO: run 1 started at" /tmp/run.out || fail "no GO from the countdown: $(cat /tmp/run.out)"
@@ -37,22 +34,14 @@ stop_box
 wait "$rec"
 grep -q "overrun" /tmp/arecord.err && fail "arecord lost frames (overrun): $(cat /tmp/arecord.err)"
 
-# When captured frame 0 was taken: by the time "now at" was read, at least
-# hw_ptr frames were in. Both the position's lag (jiffies) and the read-out
-# only make an estimate late, so the earliest one is the best.
-epoch=$(awk -v rate=$RATE '
-    /^state:/ { running = ($2 == "RUNNING"); hw = "" }
-    /^hw_ptr/ { hw = $3 }
-    /^now at/ { if (running && hw != "") { e = $3 / 1e9 - hw / rate; if (n == 0 || e < best) best = e; n++ }; hw = "" }
-    END { if (n > 10) printf "%.9f %d\n", best, n }' /tmp/capture.status)
+epoch=$(capture_epoch /tmp/capture.status $RATE)
 [ -n "$epoch" ] || fail "too few running status readings of the capture: $(head -n 12 /tmp/capture.status)"
 say "capture epoch and readings: $epoch"
 set -- $epoch
 epoch=$1
 
 # Onsets: the first non-zero sample after at least 0.2 s of digital silence.
-onsets=$(od -An -v -t d2 -w2 /tmp/capture.raw | awk -v gap=$((RATE / 5)) '
-    $1 != 0 { if (i - last > gap || !seen) print i; last = i; seen = 1 } { i++ }')
+onsets=$(sounds /tmp/capture.raw $((RATE / 5)) | cut -d' ' -f1)
 say "onsets (frames): $(echo $onsets)"
 set -- $onsets
 [ $# = 4 ] || fail "expected 4 onsets (3, 2, 1, GO) in the capture, found $#"

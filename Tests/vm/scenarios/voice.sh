@@ -34,7 +34,7 @@ sleep 0.3
 tap_button
 wait_for 5 grep -q "button: start called off before GO" /tmp/run.out || fail "a tap during the call did not call it off: $(tail -n 3 /tmp/run.out)"
 sleep 0.5
-( n=0; while [ $n -lt 600 ] && kill -0 $rec 2>/dev/null; do cat "$STATUS" /proc/timer_list; n=$((n + 1)); done ) >/tmp/capture.status &
+read_capture_status $rec /tmp/capture.status &
 reader=$!
 tap_button
 wait_for 15 grep -q "voice start GO: run 1 started at" /tmp/run.out || fail "no GO from the voice start: $(cat /tmp/run.out)"
@@ -48,21 +48,14 @@ stop_box
 wait "$rec"
 grep -q "overrun" /tmp/arecord.err && fail "arecord lost frames (overrun): $(cat /tmp/arecord.err)"
 
-epoch=$(awk -v rate=$RATE '
-    /^state:/ { running = ($2 == "RUNNING"); hw = "" }
-    /^hw_ptr/ { hw = $3 }
-    /^now at/ { if (running && hw != "") { e = $3 / 1e9 - hw / rate; if (n == 0 || e < best) best = e; n++ }; hw = "" }
-    END { if (n > 10) printf "%.9f %d\n", best, n }' /tmp/capture.status)
+epoch=$(capture_epoch /tmp/capture.status $RATE)
 [ -n "$epoch" ] || fail "too few running status readings of the capture: $(head -n 12 /tmp/capture.status)"
 set -- $epoch
 epoch=$1
 
 # Sounds: runs of samples between at least 0.2 s of digital silence, as
 # "onset end" frame pairs.
-bursts=$(od -An -v -t d2 -w2 /tmp/capture.raw | awk -v gap=$((RATE / 5)) '
-    $1 != 0 { if (seen && i - last > gap) { print first, last; first = i } else if (!seen) first = i; last = i; seen = 1 }
-    { i++ }
-    END { if (seen) print first, last }')
+bursts=$(sounds /tmp/capture.raw $((RATE / 5)))
 say "sounds (onset end, frames): $(echo $bursts | tr '\n' ' ')"
 set -- $bursts
 [ $# = 6 ] || fail "expected 3 sounds in the capture (marks, set, GO; none from the call called off), found $(($# / 2))"
