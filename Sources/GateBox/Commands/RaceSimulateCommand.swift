@@ -16,6 +16,8 @@ enum RaceSimulateCommand {
         let seed = options.simulation.seed
         let gateMetres = [0.0] + race.distances
         let boxes = race.boxes
+        // The finish box says each run's time (the clips, as for one box).
+        let voice = SimulateCommand.voice(options)
         var random = SplitMix64(seed: seed &* 0x2545_F491_4F6C_DD1D)
         let world = VirtualClock()
         // Each box's clock: seconds apart, each within half the ppm of true,
@@ -87,6 +89,7 @@ enum RaceSimulateCommand {
                                                  deviceId: "ts-gate-box" + String(box), simulated: true, seed: o.seed)
             configuration.detection = options.mode
             configuration.startType = standingStartBox ? startType : .flying
+            configuration.voice = voice.voice
             var setup = RaceSetup(sessionId: sessionId, deviceName: RaceSimulateCommand.name(box, boxes),
                                   role: box == 0 ? .start : (box == boxes - 1 ? .finish : .lap), plan: box == 0 ? plan : nil)
             setup.preciseSync = !race.plainSync && !race.plainOnlyBoxes.contains(box)
@@ -114,6 +117,7 @@ enum RaceSimulateCommand {
                      + (race.lossPercent > 0 ? ", " + DecimalText.fixed(race.lossPercent, places: 1) + "% loss" : "")
                      + (race.linkDropSeconds.map { ", the links silent " + DecimalText.fixed($0, places: 1) + " s in run 2" } ?? "")
                      + (options.fast ? "" : " (fast: a race is always played on the virtual clock)"))
+        console.line(voice.line)
         let wallStart = MonotonicClock.nowNanos()
         do {
             for i in 0..<boxes { try loops[i].begin() }

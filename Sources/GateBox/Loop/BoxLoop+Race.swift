@@ -78,6 +78,16 @@ extension BoxLoop {
         try raceStep(.crossing(local))
     }
 
+    /// The finish gate says each run's time where the athlete stops: "four
+    /// point eight two", with "best run" when it beats the session's others.
+    mutating func speakRaceTime(_ record: RaceRunRecord) throws(GateError) {
+        guard race?.coordinator.role == .finish else { return }
+        let best = raceRecords.count >= 2 && raceRecords.allSatisfy { $0.splitTimeMs >= record.splitTimeMs }
+        let said = voice.raceTime(nanos: Int64((record.splitTimeMs * 1e6).rounded()), remark: best ? .bestRun : nil)
+        if let program = said.program { try platform.speaker.play(program, atNanos: platform.nowNanos) }
+        if let note = said.note { say(note) }
+    }
+
     /// What the race asks the loop to do: record, say, show.
     mutating func apply(_ effects: [RaceEffect]) throws(GateError) {
         for effect in effects {
@@ -88,6 +98,7 @@ extension BoxLoop {
                 let saved = raceTruth.map { $0(record) } ?? record
                 try log.append(saved.jsonLine())
                 raceRecords.append(saved)
+                try speakRaceTime(saved)
             case .say(let text):
                 say(text)
             case .indicate(let indication):

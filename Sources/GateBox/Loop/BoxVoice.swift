@@ -53,13 +53,23 @@ struct BoxVoice {
     /// are there; `note` says once why a time is not spoken.
     mutating func crossing(lap: Int?, nanos: Int64, remark: Phrase?) -> (program: SoundProgram, note: String?) {
         guard settings.announce else { return (StartCalls.crossing(words: nil, voice: voice), nil) }
+        let words = timeWords(lap: lap, nanos: nanos, remark: remark)
+        return (StartCalls.crossing(words: words.words, voice: voice), words.note)
+    }
+
+    /// A race's time, said at the finish gate once the host has computed
+    /// it (the crossing beeped already); nil when nothing is to be said.
+    mutating func raceTime(nanos: Int64, remark: Phrase?) -> (program: SoundProgram?, note: String?) {
+        guard settings.announce else { return (nil, nil) }
+        let words = timeWords(lap: nil, nanos: nanos, remark: remark)
+        return (words.words.map { StartCalls.crossing(words: $0, voice: voice, beep: false) }, words.note)
+    }
+
+    private mutating func timeWords(lap: Int?, nanos: Int64, remark: Phrase?) -> (words: [[Phrase]]?, note: String?) {
         let words = StartCalls.timeWords(lap: lap, nanos: nanos, units: settings.announceUnits, remark: remark, voice: voice)
-        var note: String?
-        if words == nil && !saidWhyNoWords {
-            saidWhyNoWords = true
-            note = voice.clipCount == 0 ? "times are not spoken: no voice clips (see the voice line at the start)"
-                : "a time was not spoken: a word it needs has no clip, or it is over 999.99 s"
-        }
-        return (StartCalls.crossing(words: words, voice: voice), note)
+        guard words == nil && !saidWhyNoWords else { return (words, nil) }
+        saidWhyNoWords = true
+        return (nil, voice.clipCount == 0 ? "times are not spoken: no voice clips (see the voice line at the start)"
+            : "a time was not spoken: a word it needs has no clip, or it is over 999.99 s")
     }
 }

@@ -125,11 +125,13 @@ public enum StartCalls {
         return groups
     }
 
-    /// The crossing's beep, then (when `words` is given) the time spoken.
-    public static func crossing(words: [[Phrase]]?, voice: Voice) -> SoundProgram {
-        var p = SoundProgram.single(.tone(.beep), voice: voice)
+    /// The crossing's beep, then (when `words` is given) the time spoken;
+    /// without the beep (a race's time, said once the host has it, after
+    /// the crossing's own beep), the words alone.
+    public static func crossing(words: [[Phrase]]?, voice: Voice, beep: Bool = true) -> SoundProgram {
+        var p = beep ? SoundProgram.single(.tone(.beep), voice: voice) : SoundProgram()
         guard let words else { return p }
-        var at = wordsAfterBeepNanos
+        var at = beep ? wordsAfterBeepNanos : 0
         for group in words {
             at = p.say(group, atNanos: at, gapNanos: wordGapNanos, voice: voice) + pauseNanos
         }

@@ -44,6 +44,40 @@ import GateDevices
         fields.first(where: { $0.key == key })?.value.doubleValue
     }
 
+    /// Issue 50: the finish box says each run's time once the host has
+    /// computed it (the athlete stops there); the start box says nothing.
+    @Test func theFinishBoxSaysEachRunsTime() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var options = SimulateOptions()
+        options.simulation.seed = 5
+        options.simulation.runs = 2
+        options.simulation.width = 160
+        options.simulation.height = 120
+        options.fast = true
+        options.dataDirectory = dir.path
+        options.voiceDirectory = try SimulateEndToEndTests.voiceDirectory(dir)
+        var race = RaceSimulationOptions()
+        race.boxes = 2
+        race.distances = [30]
+        race.firstRunSeconds = 14
+        let sink = try FileDescriptor.open(dir.path + "/console.txt", [.writeOnly, .create, .truncate])
+        let status = RaceSimulateCommand.run(options, race: race, console: Console(output: sink, errors: sink))
+        sink.close()
+        #expect(status == 0)
+        let console = try String(contentsOfFile: dir.path + "/console.txt", encoding: .utf8)
+        let text = try String(contentsOfFile: dir.path + "/box-1/session-0001/results.jsonl", encoding: .utf8)
+        let splits = ResultsReader.parse(text).records.compactMap { if case .raceRun(let r) = $0 { return r.splitTimeMs }; return nil }
+        #expect(splits.count == 2)
+        for (k, split) in splits.enumerated() {
+            var words: [Phrase] = []
+            SpokenNumbers.seconds(Int64((split * 1e6).rounded()), into: &words)
+            let said = words.map(\.words).joined(separator: " ") + (k == 1 && split <= splits[0] ? ", best run" : "")
+            #expect(console.contains("[finish] [") && console.contains("🗣 \"" + said + "\""), "\(said) not said")
+        }
+        #expect(!console.split(separator: "\n").contains { $0.hasPrefix("[start]") && $0.contains("🗣") })
+    }
+
     @Test func twoBoxesTimeAFlyingThirtyWithinAMillisecondOfTheTruth() {
         let (status, boxes, read) = Self.race(boxes: 2, distances: [30], runs: 2, seed: 5)
         #expect(status == 0)
