@@ -97,8 +97,9 @@ image: deps swift-check
 # edited ts-gate.conf on the boot partition read, no serial login or SSH;
 # after a hard reset, the results intact, a broken ts-gate.conf refused by
 # line while the service runs on the last good one, SSH and the serial
-# console's shell when ts-gate.conf asks. Then the rpi4 image (the same
-# arm64 rootfs) on qemu's virt machine: the boot, the partitions, selftest.
+# console's shell when ts-gate.conf asks; an access point on mac80211_hwsim
+# when it names one. Then the rpi4 image (its arm64 rootfs) on qemu's virt
+# machine through the same checks, on test drivers cross-built for arm64.
 # About 5 min with cached root filesystems (cold: 2 min more for amd64, 6
 # for arm64 under qemu-user); in `make test`.
 test-image:

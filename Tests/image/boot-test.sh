@@ -5,17 +5,18 @@
 # and grown, selftest naming what the VM lacks, the service active on the
 # VM rig's devices, a SIGSTOPped loop killed by the watchdog and restarted).
 #
-#   Tests/image/boot-test.sh [BOARD]      (generic-x86; rpi4 on qemu's virt)
+#   Tests/image/boot-test.sh [BOARD]      (generic-x86; rpi4 on qemu's virt machine)
 #
 # The image stays pristine: the VM writes to a qcow2 overlay, 512 MiB larger
 # than the image so the data partition has room to grow. Kernel and initrd
 # are read out of the image's FAT partition (mtools) and given to qemu with
 # the image's own command line plus ts-gate.test. A second disk carries what
 # the image lacks on purpose: gpio-sim.ko (built by Tests/vm for the same
-# Debian kernel) and the VM rig's board file. Exits 0 only on
-# "VERDICT image PASS"; the log is build/image/test/BOARD.log. generic-x86
-# reads gate.position from an edited ts-gate.conf on the boot partition and
-# ends its boot with a hard reset (sysrq b); a second boot (BOARD.log.2),
+# Debian kernel; on arm64 cross-built, with i2c-stub.ko) and the VM rig's
+# board file. Exits 0 only on "VERDICT image PASS"; the log is
+# build/image/test/BOARD.log. Each board reads gate.position from an edited
+# ts-gate.conf on the boot partition and ends its boot with a hard reset
+# (sysrq b); a second boot (BOARD.log.2),
 # with a broken line added to that file and gate.position changed, checks
 # that the results files written before the reset are intact, that the line
 # is refused, and that the service runs on the last good configuration.
@@ -54,6 +55,16 @@ TIMEOUT=${TS_GATE_IMAGE_TIMEOUT:-600}
 # The board's console is not the VM's: the VM's serial line instead.
 APPEND=$(printf '%s' "$KERNEL_CMDLINE" | sed 's/console=[^ ]*//g')
 
+# test_disk FILE...: the second disk, with FILE... and the rig's board file,
+# and a key pair for the second boot's debug.ssh (the public half goes in
+# the boot partition's authorized_keys before that boot).
+test_disk() {
+    ssh-keygen -q -t ed25519 -N '' -C ts-gate-image-test -f "$T/$BOARD.debug_key"
+    mkfs.vfat -C -n TESTDISK "$T/$BOARD.testdisk" 8192 >/dev/null
+    mcopy -i "$T/$BOARD.testdisk" "$@" "$REPO_ROOT/board/vm-rig/board.conf" ::/
+    mcopy -i "$T/$BOARD.testdisk" "$T/$BOARD.debug_key" ::/debug_key
+}
+edit_config 's/^# gate.position = 0.5 /gate.position = 0.4125/'
 case $BOARD in
 generic-x86)
     # gpio-sim for the image's kernel: the VM rig's kernel must be the same one.
@@ -61,26 +72,22 @@ generic-x86)
     # shellcheck disable=SC1091
     . "${TS_GATE_CACHE:-$HOME/.cache/ts-gate}/vm/kernel.env"
     [ "$KVER" = "$KERNEL_VERSION" ] || die "the image's kernel is $KERNEL_VERSION, the VM rig's $KVER: gpio-sim.ko would not load (TS_GATE_KERNEL_VERSION pins the rig's; or rebuild the image)"
-    KO=${TS_GATE_CACHE:-$HOME/.cache/ts-gate}/vm/kernels/$KVER/gpio-sim/gpio-sim.ko
-    edit_config 's/^# gate.position = 0.5 /gate.position = 0.4125/'
-    # A key pair for the second boot's debug.ssh: the public half in the
-    # boot partition's authorized_keys, the private one on the test disk.
-    ssh-keygen -q -t ed25519 -N '' -C ts-gate-image-test -f "$T/$BOARD.debug_key"
-    mkfs.vfat -C -n TESTDISK "$T/$BOARD.testdisk" 8192 >/dev/null
-    mcopy -i "$T/$BOARD.testdisk" "$KO" "$REPO_ROOT/board/vm-rig/board.conf" ::/
-    mcopy -i "$T/$BOARD.testdisk" "$T/$BOARD.debug_key" ::/debug_key
+    test_disk "${TS_GATE_CACHE:-$HOME/.cache/ts-gate}/vm/kernels/$KVER/gpio-sim/gpio-sim.ko"
     # /dev/kvm is there but nested KVM hangs on these machines: TCG. No NIC.
     QEMU=(qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 1 -m 1024
-          -drive "file=$T/$BOARD.testdisk,if=virtio,format=raw,readonly=on"
           -append "$APPEND console=ttyS0 ts-gate.test modules-load=mac80211_hwsim")
     ;;
 *)
-    # An arm64 board's rootfs on qemu's virt machine (no Pi 4 in QEMU 7.2):
-    # the boot, the partitions, selftest; no VM rig devices for arm64.
+    # An arm64 board's rootfs on qemu's virt machine (no Pi 4 in QEMU 7.2),
+    # on the same rig devices: Debian's arm64 kernel has vivid and
+    # snd-aloop but neither gpio-sim nor i2c-stub, cross-built here.
+    modules=$("$REPO_ROOT/Tests/vm/build-arm64-modules.sh" "$KERNEL_VERSION")
+    test_disk "$modules/gpio-sim.ko" "$modules/i2c-stub.ko"
     QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1024 -accel tcg,thread=multi
-          -append "$APPEND console=ttyAMA0 ts-gate.test=base")
+          -append "$APPEND console=ttyAMA0 ts-gate.test modules-load=mac80211_hwsim")
     ;;
 esac
+QEMU+=(-drive "file=$T/$BOARD.testdisk,if=virtio,format=raw,readonly=on")
 QEMU+=(-display none -no-reboot -nic none
        -drive "file=$T/$BOARD.qcow2,if=virtio,format=qcow2"
        -kernel "$T/$BOARD.vmlinuz" -initrd "$T/$BOARD.initrd")

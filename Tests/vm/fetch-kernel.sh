@@ -23,7 +23,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Files the rig needs from the kernel source tarball (paths inside the tree).
-SRC_FILES=(drivers/gpio/gpio-sim.c drivers/gpio/gpiolib.h kernel/irq/irq_sim.c)
+SRC_FILES=(drivers/gpio/gpio-sim.c drivers/gpio/gpiolib.h kernel/irq/irq_sim.c drivers/i2c/i2c-stub.c)
 
 ensure_packages "${HOST_PACKAGES[@]}"
 take_lock fetch
