@@ -182,3 +182,37 @@ enum TestWAV {
         #expect(StartCalls.crossing(words: nil, voice: voice).cues.map(\.sound) == [.tone(.beep)])
     }
 }
+
+/// House rule 9: whatever bytes a clip holds, the parser answers with the
+/// samples or a Problem naming what it found; it never traps.
+@Suite struct WAVFileFuzzTests {
+    @Test func anyBytesGiveSamplesOrAProblem() {
+        var random = SplitMix64(seed: 0x5741_5645)
+        let valid = TestWAV.bytes((0..<64).map { Int16($0 * 97 % 2000 - 1000) })
+        var parsed = 0, refused = 0
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                // A real file with a few bytes changed, or cut short.
+                bytes = valid
+                for _ in 0..<(1 + Int(random.next() % 4)) {
+                    bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next())
+                }
+                if random.next() % 3 == 0 { bytes = Array(bytes.prefix(Int(random.next() % UInt64(bytes.count)))) }
+            } else {
+                // A RIFF/WAVE header over noise.
+                bytes = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)
+                for _ in 0..<Int(random.next() % 96) { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
+            }
+            do throws(WAVFile.Problem) {
+                let wav = try WAVFile.parse(bytes)
+                #expect(!wav.samples.isEmpty && (8000...192_000).contains(wav.rate))
+                parsed += 1
+            } catch {
+                #expect(!error.text.isEmpty)
+                refused += 1
+            }
+        }
+        #expect(parsed > 1000 && refused > 1000)
+    }
+}
