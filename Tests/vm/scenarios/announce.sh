@@ -13,17 +13,13 @@ setup_box_devices
 
 V=/usr/bin/v4l2-ctl
 FRAME_BYTES=307200
-RATE=48000
-STATUS=/proc/asound/card0/pcm1c/sub0/status
 VOICE=/usr/share/ts-gate/voice
 [ -f $VOICE/point.wav ] || fail "no voice clips in $VOICE"
 $V -d /dev/video1 -o 1 --set-dv-bt-timings index=0 >/dev/null || fail "vivid output: cannot set 640x480p59.94"
 $V -d /dev/video0 --set-ctrl loop_video=1,osd_text_mode=2,timestamp_source=1 || fail "vivid capture: cannot loop the output"
 $V -d /dev/video1 --set-fmt-video-out width=640,height=480,pixelformat=GREY || fail "vivid output: cannot take GREY 640x480"
 
-/usr/bin/arecord -D hw:0,1 -f S16_LE -r $RATE -c 1 -t raw -d 20 /tmp/capture.raw 2>/tmp/arecord.err &
-rec=$!
-wait_for 5 grep -q RUNNING "$STATUS" || fail "the loopback capture did not start: $(cat /tmp/arecord.err)"
+start_capture 20
 
 # The clip with 5 s of its empty lane at the front (its first frame
 # repeated, in place of its own first second), so the pad's start comes
@@ -53,8 +49,7 @@ wait "$streamer" || fail "the clip could not be fed to the camera: $(tail -n 3 /
 wait_for 5 grep -q "^\[ *[0-9.]*\] run 1  " /tmp/run.out || fail "the runner did not finish the run: $(tail -n 5 /tmp/run.out)"
 sleep 4
 stop_box
-wait "$rec"
-grep -q "overrun" /tmp/arecord.err && fail "arecord lost frames (overrun): $(cat /tmp/arecord.err)"
+end_capture
 results=/tmp/results/session-0001/results.jsonl
 [ "$(grep -c '"type":"crossing"' "$results")" = 1 ] || fail "expected one crossing, the box recorded $(grep -c '"type":"crossing"' "$results")"
 elapsed=$(grep '"type":"crossing"' "$results" | sed 's/.*"elapsedMs":\([0-9.]*\).*/\1/')

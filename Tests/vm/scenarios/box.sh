@@ -147,29 +147,51 @@ stop_box2() {
 }
 
 # --- the speaker, heard through snd-aloop's loopback ---------------------------
-# read_capture_status PID OUT: readings of the loopback capture's kernel
-# status while PID (arecord) runs, each followed, in the same read-out, by
-# the kernel's CLOCK_MONOTONIC ("now at" of /proc/timer_list): a moment just
-# after hw_ptr was read (arecord leaves its stream's timestamps off).
-read_capture_status() {
-    _n=0
-    while [ $_n -lt 600 ] && kill -0 "$1" 2>/dev/null; do
-        cat /proc/asound/card0/pcm1c/sub0/status /proc/timer_list
-        _n=$((_n + 1))
-    done >"$2"
+RATE=48000
+CAPTURE_STATUS=/proc/asound/card0/pcm1c/sub0/status
+
+# start_capture SECONDS: arecord of the loopback (mono S16 at $RATE) into
+# /tmp/capture.raw for SECONDS, in the background, capturing first so the
+# loopback then holds the box's playback to it. Sets $rec.
+start_capture() {
+    /usr/bin/arecord -D hw:0,1 -f S16_LE -r $RATE -c 1 -t raw -d "$1" /tmp/capture.raw 2>/tmp/arecord.err &
+    rec=$!
+    wait_for 5 grep -q RUNNING "$CAPTURE_STATUS" || fail "the loopback capture did not start: $(cat /tmp/arecord.err)"
 }
 
-# capture_epoch OUT RATE: "EPOCH N", when captured frame 0 was taken (s,
-# CLOCK_MONOTONIC) from N readings of read_capture_status. By the time "now
-# at" was read, at least hw_ptr frames were in; both the position's lag
-# (jiffies) and the read-out only make an estimate late, so the earliest
-# one is the best. Prints nothing with 10 readings or fewer.
+# end_capture: waits for arecord to finish; a capture that lost frames fails.
+end_capture() {
+    wait "$rec"
+    grep -q "overrun" /tmp/arecord.err && fail "arecord lost frames (overrun): $(cat /tmp/arecord.err)"
+    return 0
+}
+
+# read_capture_status OUT: readings of the capture's kernel status while
+# arecord runs, each followed, in the same read-out, by the kernel's
+# CLOCK_MONOTONIC ("now at" of /proc/timer_list): a moment just after
+# hw_ptr was read (arecord leaves its stream's timestamps off).
+read_capture_status() {
+    _n=0
+    while [ $_n -lt 600 ] && kill -0 "$rec" 2>/dev/null; do
+        cat "$CAPTURE_STATUS" /proc/timer_list
+        _n=$((_n + 1))
+    done >"$1"
+}
+
+# capture_epoch OUT: sets $epoch, when captured frame 0 was taken (s,
+# CLOCK_MONOTONIC), from the readings read_capture_status wrote to OUT. By
+# the time "now at" was read, at least hw_ptr frames were in; both the
+# position's lag (jiffies) and the read-out only make an estimate late, so
+# the earliest one is the best. Ten readings or fewer fail.
 capture_epoch() {
-    awk -v rate="$2" '
+    _epoch=$(awk -v rate="$RATE" '
         /^state:/ { running = ($2 == "RUNNING"); hw = "" }
         /^hw_ptr/ { hw = $3 }
         /^now at/ { if (running && hw != "") { e = $3 / 1e9 - hw / rate; if (n == 0 || e < best) best = e; n++ }; hw = "" }
-        END { if (n > 10) printf "%.9f %d\n", best, n }' "$1"
+        END { if (n > 10) printf "%.9f %d\n", best, n }' "$1")
+    [ -n "$_epoch" ] || fail "too few running status readings of the capture: $(head -n 12 "$1")"
+    say "capture epoch and readings: $_epoch"
+    epoch=${_epoch%% *}
 }
 
 # sounds RAW GAP: the sounds in a raw mono S16 capture, runs of non-zero

@@ -11,12 +11,8 @@
 . /scenarios/box.sh
 setup_box_devices
 
-RATE=48000
-STATUS=/proc/asound/card0/pcm1c/sub0/status
 # Capture first, mono: the loopback then holds the box's playback to it.
-/usr/bin/arecord -D hw:0,1 -f S16_LE -r $RATE -c 1 -t raw -d 14 /tmp/capture.raw 2>/tmp/arecord.err &
-rec=$!
-wait_for 5 grep -q RUNNING "$STATUS" || fail "the loopback capture did not start: $(cat /tmp/arecord.err)"
+start_capture 14
 
 echo "start.type = countdown" >/tmp/countdown.conf
 start_box /tmp/countdown.conf
@@ -24,21 +20,16 @@ tap_button
 wait_for 5 grep -q "gate armed: tap the button for the countdown" /tmp/run.out || fail "a tap did not arm the box"
 
 # Readings of the capture's status through the countdown, in the background.
-read_capture_status $rec /tmp/capture.status &
+read_capture_status /tmp/capture.status &
 reader=$!
 tap_button
 wait_for 10 grep -q "countdown GO: run 1 started at" /tmp/run.out || fail "no GO from the countdown: $(cat /tmp/run.out)"
 go=$(sed -n 's/.*countdown GO: run 1 started at \([0-9]*\) ns.*/\1/p' /tmp/run.out)
 wait "$reader"
 stop_box
-wait "$rec"
-grep -q "overrun" /tmp/arecord.err && fail "arecord lost frames (overrun): $(cat /tmp/arecord.err)"
+end_capture
 
-epoch=$(capture_epoch /tmp/capture.status $RATE)
-[ -n "$epoch" ] || fail "too few running status readings of the capture: $(head -n 12 /tmp/capture.status)"
-say "capture epoch and readings: $epoch"
-set -- $epoch
-epoch=$1
+capture_epoch /tmp/capture.status
 
 # Onsets: the first non-zero sample after at least 0.2 s of digital silence.
 onsets=$(sounds /tmp/capture.raw $((RATE / 5)) | cut -d' ' -f1)

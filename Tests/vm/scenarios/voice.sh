@@ -13,13 +13,9 @@
 . /scenarios/box.sh
 setup_box_devices
 
-RATE=48000
-STATUS=/proc/asound/card0/pcm1c/sub0/status
 VOICE=/usr/share/ts-gate/voice
 [ -f $VOICE/on-your-marks.wav ] || fail "no voice clips in $VOICE"
-/usr/bin/arecord -D hw:0,1 -f S16_LE -r $RATE -c 1 -t raw -d 16 /tmp/capture.raw 2>/tmp/arecord.err &
-rec=$!
-wait_for 5 grep -q RUNNING "$STATUS" || fail "the loopback capture did not start: $(cat /tmp/arecord.err)"
+start_capture 16
 
 printf 'start.type = voice\nstart.prestart_s = 1-1.5\nstart.marks_to_set_s = 3-4\nstart.set_to_go_s = 0.5-1\n' >/tmp/voice.conf
 start_box /tmp/voice.conf
@@ -34,7 +30,7 @@ sleep 0.3
 tap_button
 wait_for 5 grep -q "button: start called off before GO" /tmp/run.out || fail "a tap during the call did not call it off: $(tail -n 3 /tmp/run.out)"
 sleep 0.5
-read_capture_status $rec /tmp/capture.status &
+read_capture_status /tmp/capture.status &
 reader=$!
 tap_button
 wait_for 15 grep -q "voice start GO: run 1 started at" /tmp/run.out || fail "no GO from the voice start: $(cat /tmp/run.out)"
@@ -45,13 +41,9 @@ say "drawn delays: $drawn"
 [ "$(grep -c "button: voice start:" /tmp/run.out)" = 2 ] || fail "expected two calls: $(grep button /tmp/run.out)"
 wait "$reader"
 stop_box
-wait "$rec"
-grep -q "overrun" /tmp/arecord.err && fail "arecord lost frames (overrun): $(cat /tmp/arecord.err)"
+end_capture
 
-epoch=$(capture_epoch /tmp/capture.status $RATE)
-[ -n "$epoch" ] || fail "too few running status readings of the capture: $(head -n 12 /tmp/capture.status)"
-set -- $epoch
-epoch=$1
+capture_epoch /tmp/capture.status
 
 # Sounds: runs of samples between at least 0.2 s of digital silence, as
 # "onset end" frame pairs.
