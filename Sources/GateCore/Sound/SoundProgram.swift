@@ -109,7 +109,7 @@ public final class SoundBank {
     public let rate: Int
     private var buffers: [UnsafeMutablePointer<Int16>] = []
     private var lengths: [Int] = []
-    static let tones: [SoundSynth.Kind] = [.beep, .gunshot, .whistle]
+    static let tones: [SoundSynth.Kind] = [.beep, .gunshot, .whistle, .buzz]
 
     public init(rate: Int, voice: Voice = Voice()) {
         self.rate = rate
@@ -139,7 +139,8 @@ public final class SoundBank {
         case .tone(.beep): return 0
         case .tone(.gunshot): return 1
         case .tone(.whistle): return 2
-        case .phrase(let phrase): return 3 + phrase.index
+        case .tone(.buzz): return 3
+        case .phrase(let phrase): return tones.count + phrase.index
         }
     }
 

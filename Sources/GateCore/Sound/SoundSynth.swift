@@ -8,12 +8,15 @@ public enum SoundSynth {
         case gunshot
         /// 3.2 kHz with a 30 Hz trill, 300 ms.
         case whistle
+        /// 400 Hz, harsh (odd harmonics), 250 ms: a false start.
+        case buzz
 
         public var name: String {
             switch self {
             case .beep: return "beep"
             case .gunshot: return "gunshot"
             case .whistle: return "whistle"
+            case .buzz: return "buzz"
             }
         }
     }
@@ -23,6 +26,7 @@ public enum SoundSynth {
         case .beep: return 100_000_000
         case .gunshot: return 150_000_000
         case .whistle: return 300_000_000
+        case .buzz: return 250_000_000
         }
     }
 
@@ -51,6 +55,9 @@ public enum SoundSynth {
             case .whistle:
                 let trill = 1 + 0.04 * PortableMath.sin(PortableMath.twoPi * 30 * t)
                 value = 0.45 * PortableMath.sin(PortableMath.twoPi * 3200 * t * trill)
+            case .buzz:
+                let w = PortableMath.twoPi * 400 * t
+                value = 0.4 * (PortableMath.sin(w) + PortableMath.sin(3 * w) / 3 + PortableMath.sin(5 * w) / 5)
             }
             if kind != .gunshot && i < fade { value *= Double(i) / Double(fade) }
             if count - i < fade { value *= Double(count - i) / Double(fade) }

@@ -137,4 +137,19 @@ public enum StartCalls {
         }
         return p
     }
+
+    /// In-frame start: a beep, then "ready" (the beep alone without the clip).
+    public static func ready(voice: Voice) -> SoundProgram {
+        var p = SoundProgram.single(.tone(.beep), voice: voice)
+        p.add(.phrase(.ready), atNanos: wordsAfterBeepNanos, voice: voice)
+        return p
+    }
+
+    /// A false start: three buzzes (a recall), then "false start".
+    public static func falseStart(voice: Voice) -> SoundProgram {
+        var p = SoundProgram()
+        for k in 0..<3 { p.add(.tone(.buzz), atNanos: Int64(k) * 350_000_000, voice: voice) }
+        p.add(.phrase(.falseStart), atNanos: p.endNanos + wordsAfterBeepNanos, voice: voice)
+        return p
+    }
 }
