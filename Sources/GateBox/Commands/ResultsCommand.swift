@@ -54,6 +54,7 @@ enum ResultsCommand {
                 switch record {
                 case .session(let s): header = s
                 case .start: break   // each crossing carries its run's start
+                case .reaction: break   // and its reaction
                 case .crossing(let c): crossings.append(c)
                 case .end(let e): end = e
                 case .raceRun(let r): raceRuns.append(r)

@@ -6,6 +6,8 @@
 /// - "start": a run's clock started by an event, not a crossing: the touch
 ///   pad's release edge or the countdown's GO leaving the speaker (written
 ///   at once, so a run whose finish never comes still shows its start);
+/// - "reaction": a called start's first movement against its GO, and
+///   whether it was a false start (`ReactionRecord`);
 /// - "crossing": one accepted crossing (lap 0 started the clock), with the
 ///   protocol's crossing_event / split_time_calculated field names where they overlap;
 /// - "session_end": the session ended cleanly. Its absence means the box lost
@@ -90,6 +92,10 @@ public struct CrossingRecord: Equatable {
     public var truthCrossingTimeNanos: Int64?
     /// The file beside the results with the accelerometer around this run.
     public var stabilityTrace: String?
+    /// A called start watched by the camera: GO to the first movement, ms
+    /// (negative: before GO), and whether the run was a false start.
+    public var reactionMs: Double?
+    public var falseStart = false
 
     public init(sessionId: String, runId: String, lap: Int, role: String, crossingTimeNanos: Int64, frameIndex: Int64,
                 interpolationOffsetMs: Double, uncertaintyMs: Double, occupancyAtTrigger: Double,
@@ -141,6 +147,8 @@ public struct CrossingRecord: Equatable {
         w.bool("stable", stable)
         w.int("timestamp", timestamp)
         if let stabilityTrace { w.string("stabilityTrace", stabilityTrace) }
+        if let reactionMs { w.number("reactionMs", reactionMs, places: 3) }
+        if falseStart { w.bool("falseStart", true) }
         if let truth = truthCrossingTimeNanos {
             w.int("truthCrossingTimeNanos", truth)
             w.number("detectionErrorMs", Double(crossingTimeNanos - truth) / 1e6, places: 3)
@@ -158,9 +166,13 @@ public struct StartRecord: Equatable {
     public var startTimeNanos: Int64
     /// Where the instant came from: "gpio-edge" (the kernel's stamp of the
     /// release), "pcm-status" (the speaker's status timestamp and delay) or
-    /// "virtual-clock" (a simulation).
+    /// "virtual-clock" (a simulation), "camera-frames" (an in-frame start:
+    /// the frames in which the athlete left the view).
     public var source: String
     public var timestamp: Int64
+    /// How well the instant is known, when that is not the source's usual
+    /// sub-millisecond (an in-frame start's, from the frames).
+    public var uncertaintyMs: Double?
 
     public init(sessionId: String, runId: String, startType: String, startTimeNanos: Int64, source: String, timestamp: Int64) {
         self.sessionId = sessionId; self.runId = runId; self.startType = startType
@@ -175,6 +187,7 @@ public struct StartRecord: Equatable {
         w.string("startType", startType)
         w.int("startTimeNanos", startTimeNanos)
         w.string("source", source)
+        if let uncertaintyMs { w.number("uncertaintyMs", uncertaintyMs, places: 3) }
         w.int("timestamp", timestamp)
         return w.finish()
     }

@@ -5,6 +5,7 @@ public struct ResultsReader {
     public enum Record: Equatable {
         case session(SessionRecord)
         case start(StartRecord)
+        case reaction(ReactionRecord)
         case crossing(CrossingRecord)
         case end(SessionEndRecord)
         /// A run of a race of boxes, as this box recorded it.
@@ -85,18 +86,30 @@ public struct ResultsReader {
                 stable: try f.bool("stable"), timestamp: try f.int("timestamp"),
                 truthCrossingTimeNanos: try f.optionalInt("truthCrossingTimeNanos"))
             crossing.stabilityTrace = f.optionalString("stabilityTrace")
+            crossing.reactionMs = try f.optionalDouble("reactionMs")
+            crossing.falseStart = try f.optionalBool("falseStart") ?? false
             return .crossing(crossing)
         case "start":
-            return .start(StartRecord(sessionId: try f.string("sessionId"), runId: try f.string("runId"),
-                                      startType: try f.string("startType"), startTimeNanos: try f.int("startTimeNanos"),
-                                      source: try f.string("source"), timestamp: try f.int("timestamp")))
+            var start = StartRecord(sessionId: try f.string("sessionId"), runId: try f.string("runId"),
+                                    startType: try f.string("startType"), startTimeNanos: try f.int("startTimeNanos"),
+                                    source: try f.string("source"), timestamp: try f.int("timestamp"))
+            start.uncertaintyMs = try f.optionalDouble("uncertaintyMs")
+            return .start(start)
+        case "reaction":
+            var reaction = ReactionRecord(
+                sessionId: try f.string("sessionId"), runId: try f.string("runId"), goTimeNanos: try f.int("goTimeNanos"),
+                movementTimeNanos: try f.optionalInt("movementTimeNanos"), uncertaintyMs: try f.optionalDouble("uncertaintyMs"),
+                unseen: f.optionalString("unseen"), timestamp: try f.int("timestamp"),
+                truthMovementTimeNanos: try f.optionalInt("truthMovementTimeNanos"))
+            reaction.falseStart = try f.bool("falseStart")
+            return .reaction(reaction)
         case "session_end":
             return .end(SessionEndRecord(sessionId: try f.string("sessionId"), laps: Int(try f.int("laps")),
                                          reason: try f.string("reason"), timestamp: try f.int("timestamp")))
         case "race_run":
             return .raceRun(try raceRun(f))
         default:
-            throw ResultsLineError(message: "unknown record type \"\(type)\" (expected session, start, crossing, race_run or session_end)")
+            throw ResultsLineError(message: "unknown record type \"\(type)\" (expected session, start, reaction, crossing, race_run or session_end)")
         }
     }
 
@@ -141,6 +154,12 @@ public struct ResultsReader {
         func bool(_ key: String) throws(ResultsLineError) -> Bool {
             guard let v = value(key)?.boolValue else { throw missing(key, "true or false") }
             return v
+        }
+
+        func optionalBool(_ key: String) throws(ResultsLineError) -> Bool? {
+            guard let v = value(key), v != .null else { return nil }
+            guard let b = v.boolValue else { throw missing(key, "true, false or null") }
+            return b
         }
 
         func missing(_ key: String, _ expected: String) -> ResultsLineError {

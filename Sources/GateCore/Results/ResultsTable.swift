@@ -20,7 +20,16 @@ public enum ResultsTable {
             + DecimalText.fixed(r.speed.milesPerHour, places: 1) + " mph"
         if let error = r.detectionErrorMs { line += "  error " + DecimalText.signed(error, places: 3) + " ms" }
         if !r.stable { line += "  (tripod moved)" }
+        if let note = reactionNote(r) { line += "  " + note }
         return line
+    }
+
+    /// "false start" or "reaction 0.153 s" for a called start the camera watched.
+    static func reactionNote(_ r: CrossingRecord) -> String? {
+        if r.falseStart {
+            return "FALSE START" + (r.reactionMs.map { " (" + DecimalText.signed($0 / 1000, places: 3) + " s)" } ?? "")
+        }
+        return r.reactionMs.map { "reaction " + DecimalText.fixed($0 / 1000, places: 3) + " s" }
     }
 
     private static let columns: [(title: String, width: Int)] = [
@@ -63,6 +72,7 @@ public enum ResultsTable {
                 row += DecimalText.padLeft(r.detectionErrorMs.map { DecimalText.signed($0, places: 3) } ?? "-", 10)
             }
             if !r.stable { row += "  tripod moved" }
+            if let note = reactionNote(r) { row += "  " + note }
             out += row + "\n"
             if let split = r.splitTimeMs, best == nil || split < best!.splitTimeMs! { best = r }
         }
