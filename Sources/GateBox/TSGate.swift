@@ -67,7 +67,10 @@ public enum TSGate {
           --fps N         camera frames per second, 30-1000 (default 120)
           --speed M       every pass at M m/s, 2-12 (default: each pass 3-11 m/s)
           --gate F        gate line as a fraction of the image width, 0.1-0.9 (default 0.5)
-          --start S       flying (default), touch-release, countdown or voice ("On your marks" ... "Set" ... GO)
+          --start S       flying (default), touch-release, countdown, voice ("On your marks" ... "Set" ... GO)
+                          or in-frame (stand still in view; leaving the frame starts the clock)
+                          countdown and voice: the athlete is set in view and their reaction is timed
+          --false-start   countdown or voice: the athlete goes before GO or within 100 ms of it
           --mode M        detection mode: photo-finish (default), precision or experimental
           --knock S       someone knocks the tripod S seconds in (it shakes; the view shifts)
           --data-dir D    where sessions are written

@@ -107,7 +107,7 @@ extension Scenario {
             switch startType {
             case .touchRelease: presses.append(Press(control: .touchPad, pressNanos: event - 1_500_000_000, releaseNanos: event))
             case .countdown: presses.append(Press(control: .button, pressNanos: event - 3_150_000_000, releaseNanos: event - 3_000_000_000))
-            case .flying, .voice: continue   // a race's voice start is not simulated (refused by --boxes)
+            case .flying, .voice, .inFrame: continue   // not simulated in a race (refused by --boxes)
             }
             startNanos.append(event)
         }

@@ -33,6 +33,9 @@ public struct SimulationOptions: Equatable {
     /// calls their lengths: the box draws the same delays from the same seed.
     public var voiceSettings = VoiceSettings()
     public var voice = Voice()
+    /// A called start's athlete goes early: before GO, or within the
+    /// 100 ms after it that no human reaction is faster than.
+    public var falseStart = false
 
     public init() {}
 }
@@ -62,7 +65,14 @@ public struct Scenario: Equatable {
     /// held and released at each start, or the button tapped 3 s before it.
     public var presses: [Press] = []
     /// Touch-release and countdown: when each pass's start happens (truth).
+    /// In-frame: when the athlete's body has left the frame.
     public var startNanos: [Int64] = []
+    /// Starts the camera sees (called, in-frame): when each run's athlete
+    /// first moves from standing still in view (truth).
+    public var movementNanos: [Int64] = []
+    /// People in view who are not timed through the gate: the athlete
+    /// walking in and standing at the start, someone walking past.
+    public var figures: [Runner] = []
     /// When the tripod, just set down, has stopped ringing.
     public var settleNanos: Int64
     /// The view's shift when the tripod is knocked (SimulationOptions.knockNanos).
@@ -95,6 +105,11 @@ public struct Scenario: Equatable {
             bumps = [bump]
             gateAfterKnock += Double(bump.dxPixels) * options.viewWidthMetres / Double(options.width)
         }
+        if options.startType.watchesTheStart {
+            endNanos = 0
+            placeStartsInView(random: &random, gateX: gateX)
+            return
+        }
         var previousSpeed = 0.0
         let external = options.startType.isExternal
         // Starts: a countdown is tapped 3 s ahead, a voice start as far
@@ -107,7 +122,7 @@ public struct Scenario: Equatable {
             switch options.startType {
             case .countdown: lead = 3_000_000_000
             case .voice: lead = StartCalls.voiceStart(options.voiceSettings, voice: options.voice, random: &calls).goNanos
-            case .flying, .touchRelease: break
+            case .flying, .touchRelease, .inFrame: break
             }
             if external {
                 // From a standing start, about 0.8 of the speed at the line on average.
@@ -118,7 +133,7 @@ public struct Scenario: Equatable {
                 switch options.startType {
                 case .touchRelease: presses.append(Press(control: .touchPad, pressNanos: start - 1_500_000_000, releaseNanos: start))
                 case .countdown, .voice: presses.append(Press(control: .button, pressNanos: start - lead - 150_000_000, releaseNanos: start - lead))
-                case .flying: break
+                case .flying, .inFrame: break
                 }
             } else if pass > 0 {
                 // Lap time from the average of the two pass speeds, slower on the bend.

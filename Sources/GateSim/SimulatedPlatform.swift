@@ -33,6 +33,7 @@ public struct SimulatedPlatform: GatePlatform {
         self.signals = signals
         clock = VirtualClock(startNanos: startNanos)
         var scene = Scene(runners: scenario.runners)
+        scene.figures = scenario.figures
         scene.bumps = scenario.bumps
         renderer = SceneRenderer(camera: scenario.camera, scene: scene, seed: scenario.options.seed)
         camera = SimulatedCamera(renderer: renderer, fps: scenario.options.fps, clock: clock)
@@ -63,6 +64,10 @@ public struct SimulatedPlatform: GatePlatform {
     public var wallClockMillis: Int64 { SimulatedPlatform.epochMillis + clock.nowNanos / 1_000_000 }
 
     public func truthCrossing(nearNanos nanos: Int64) -> Int64? { scenario.truth(nearNanos: nanos) }
+
+    public func truthMovement(nearNanos nanos: Int64) -> Int64? {
+        scenario.movementNanos.min { ($0 - nanos).magnitude < ($1 - nanos).magnitude }
+    }
 
     public mutating func wait() throws(GateError) -> ReadySources {
         let next = nextEventNanos

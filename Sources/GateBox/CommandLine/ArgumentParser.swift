@@ -168,6 +168,8 @@ public enum ArgumentParser {
                 options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             case "--fast":
                 options.fast = true
+            case "--false-start":
+                options.simulation.falseStart = true
             case "--voice":
                 options.voiceDirectory = try cursor.value(for: argument, accepts: "the directory of the voice's WAV clips (make voice writes build/voice)")
             case "--boxes":
@@ -181,12 +183,18 @@ public enum ArgumentParser {
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --voice, "
+                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, "
                               + "--boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller")
             }
         }
         if options.race != nil && options.simulation.startType == .voice {
             throw UsageError("--start voice with --boxes: the race simulator calls countdowns, not voice starts (use --start countdown)")
+        }
+        if options.race != nil && options.simulation.startType == .inFrame {
+            throw UsageError("--start in-frame with --boxes: an in-frame start is one box's (agility drills); use it without --boxes")
+        }
+        if options.simulation.falseStart && (options.race != nil || !options.simulation.startType.isCalled) {
+            throw UsageError("--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes")
         }
         if var race = options.race {
             // --distance D: the finish at D, lap gates evenly between.

@@ -60,6 +60,7 @@ enum SimulateCommand {
             }
         }
         if let line = startErrors(scenario, records: loop.records) { console.line(line) }
+        for line in watchedStarts(scenario, loop: loop) { console.line(line) }
         console.line("results: " + log.path)
         return 0
     }
@@ -70,6 +71,57 @@ enum SimulateCommand {
         let directory = options.voiceDirectory
             ?? (Directory.isDirectory("build/voice") ? "build/voice" : BoxSettings().voiceDirectory)
         return VoiceFiles.load(directory: directory)
+    }
+
+    /// Starts the camera watched, against the scenario's truth: each
+    /// reaction's first movement and false-start verdict (the truth's
+    /// verdict from the true movement), and the in-frame starts' error.
+    static func watchedStarts<P>(_ scenario: Scenario, loop: BoxLoop<P>) -> [String] {
+        var lines: [String] = []
+        if scenario.options.startType.isCalled {
+            var worst = 0.0, measured = 0, agreed = 0, within = 0
+            for (run, go) in scenario.startNanos.enumerated() {
+                let truth = scenario.movementNanos[run]
+                let truthFalse = truth - go < ReactionRecord.falseStartNanos
+                let reaction = loop.reactions.first { $0.goTimeNanos == go }
+                    ?? loop.reactions.min { ($0.goTimeNanos - go).magnitude < ($1.goTimeNanos - go).magnitude }
+                var line = "run " + String(run + 1) + ": true reaction " + DecimalText.signed(Double(truth - go) / 1e9, places: 3) + " s"
+                    + (truthFalse ? " (false start)" : "") + "; box: "
+                if let reaction, (reaction.goTimeNanos - go).magnitude < 100_000_000 {
+                    line += reaction.text
+                    if let error = reaction.movementErrorMs {
+                        line += ", movement error " + DecimalText.signed(error, places: 1) + " ms (±"
+                            + DecimalText.fixed(reaction.uncertaintyMs ?? 0, places: 1) + " stated)"
+                        worst = max(worst, error.magnitude)
+                        measured += 1
+                        if error.magnitude <= reaction.uncertaintyMs ?? 0 { within += 1 }
+                    }
+                    if reaction.falseStart == truthFalse { agreed += 1 }
+                } else {
+                    line += "no reaction recorded"
+                }
+                lines.append(line)
+            }
+            lines.append("reactions: " + String(measured) + " of " + String(scenario.startNanos.count) + " measured, largest movement error "
+                + DecimalText.fixed(worst, places: 1) + " ms, within the stated uncertainty in " + String(within)
+                + "; false-start verdicts right in " + String(agreed) + " of " + String(scenario.startNanos.count))
+        }
+        if scenario.options.startType == .inFrame {
+            var worst = 0.0, within = 0
+            for record in loop.records {
+                guard let truth = scenario.startNanos.min(by: { ($0 - record.startTimeNanos).magnitude < ($1 - record.startTimeNanos).magnitude })
+                else { continue }
+                let error = Double(record.startTimeNanos - truth) / 1e6
+                let stated = loop.startUncertainties[record.runNumber] ?? 0
+                if error.magnitude <= stated { within += 1 }
+                worst = max(worst, error.magnitude)
+                lines.append("run " + String(record.runNumber) + ": left the frame " + DecimalText.signed(error, places: 1)
+                    + " ms from the truth (±" + DecimalText.fixed(stated, places: 1) + " stated)")
+            }
+            lines.append("in-frame starts: largest error " + DecimalText.fixed(worst, places: 1) + " ms; within the stated uncertainty in "
+                + String(within) + " of " + String(loop.records.count))
+        }
+        return lines
     }
 
     /// Each run's start as recorded against the scenario's truth (the GO a

@@ -94,6 +94,16 @@ public struct BoxLoop<Platform: GatePlatform> {
     private var touchPad = TouchPad()
     /// The box's voice: start calls and spoken times (its own source).
     var voice: BoxVoice
+    /// The camera's watch on a start it can see (in-frame, called starts).
+    var startWatch: StartWatchSource?
+    /// The reaction of the run in progress, for its crossing record.
+    var runReaction: (run: Int, reactionMs: Double?, falseStart: Bool)?
+    /// An in-frame start's uncertainty, for the run's total.
+    var startUncertaintyMs: Double?
+    /// Called starts the camera watched: reactions and false starts.
+    public internal(set) var reactions: [ReactionRecord] = []
+    /// In-frame starts' uncertainty (ms) by run, for a simulation's report.
+    public internal(set) var startUncertainties: [Int: Double] = [:]
     private var framesSeen = 0
     /// The race, when this box is one gate of several (its own source).
     var race: RaceSource?
@@ -118,6 +128,9 @@ public struct BoxLoop<Platform: GatePlatform> {
         records.reserveCapacity(64)
         voice = BoxVoice(settings: configuration.voiceSettings, voice: configuration.voice,
                          seed: configuration.seed ?? UInt64(bitPattern: platform.nowNanos))
+        if configuration.startType.watchesTheStart && configuration.race == nil {
+            startWatch = StartWatchSource(format: platform.camera.format, startType: configuration.startType)
+        }
         if let setup = configuration.race {
             var settings = setup.settings
             settings.rearmDelayNanos = max(settings.rearmDelayNanos, 0)
@@ -242,7 +255,9 @@ public struct BoxLoop<Platform: GatePlatform> {
         guard let frame = dequeued else { return }
         framesSeen += 1
         let crossing = detector.process(frame)
+        let watched = session.state == .armed || session.state == .running ? startWatch?.frame(frame) : nil
         try platform.camera.requeue()
+        if let watched { try handle(watched) }
         if let crossing { try handle(crossing) }
     }
 
@@ -266,6 +281,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         let before = session.state
         rearmWhenCameraReturns = before != .idle
         if voice.callOff() { try platform.speaker.stop(atNanos: platform.nowNanos) }
+        startWatch?.calledOff()
         _ = session.disarm()
         platform.cameraLost()
         try platform.lights.show(.error, atNanos: platform.nowNanos)
@@ -278,6 +294,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     private mutating func cameraReturned() throws(GateError) {
         let format = platform.camera.format
         detector = BoxLoop.detector(for: format, configuration)
+        if startWatch != nil { startWatch = StartWatchSource(format: format, startType: configuration.startType) }
         say("camera back: " + String(format.width) + "x" + String(format.height) + " at " + String(format.fps) + " fps"
             + (rearmWhenCameraReturns ? "; arming again" : "; press the button to arm"))
         let before = session.state
@@ -345,6 +362,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             }
         case .tap where voice.calling != nil:
             _ = voice.callOff()
+            startWatch?.calledOff()
             try platform.speaker.stop(atNanos: platform.nowNanos)
             say("button: start called off before GO; tap again to call a new one")
         case .tap:
@@ -352,9 +370,11 @@ public struct BoxLoop<Platform: GatePlatform> {
             let call = voice.call(configuration.startType)
             say(call.line)
             try platform.speaker.play(call.program, atNanos: platform.nowNanos)
+            startWatch?.calling(watchFromNanos: platform.nowNanos + call.watchFromNanos)
         case .longPress:
             if session.disarm() {
                 if voice.callOff() { try platform.speaker.stop(atNanos: platform.nowNanos) }
+                startWatch?.calledOff()
                 say("button (long press): disarmed" + (before == .running ? "; the run in progress is abandoned" : ""))
                 try platform.lights.show(.off, atNanos: platform.nowNanos)
             }
@@ -381,11 +401,12 @@ public struct BoxLoop<Platform: GatePlatform> {
     private mutating func handleSpeaker() throws(GateError) {
         guard let go = try platform.speaker.service(atNanos: platform.nowNanos), let called = voice.goPlayed() else { return }
         try start(atNanos: go, source: platform.speaker.clockSource, how: called == .voice ? "voice start GO" : "countdown GO")
+        if let outcome = startWatch?.go(atNanos: go) { try handle(outcome) }
     }
 
     /// A start event: the run begins at `nanos`, and its start record is
     /// written before anything else can happen to it.
-    private mutating func start(atNanos nanos: Int64, source: String, how: String) throws(GateError) {
+    mutating func start(atNanos nanos: Int64, source: String, how: String, uncertaintyMs: Double? = nil) throws(GateError) {
         if race != nil {
             say(how + " at " + String(nanos) + " ns: the race's start")
             return try raceStep(.start(nanos: nanos, source: source))
@@ -395,8 +416,11 @@ public struct BoxLoop<Platform: GatePlatform> {
             say(how + " ignored: the gate is " + session.state.name)
             return
         }
-        let record = StartRecord(sessionId: log.sessionId, runId: BoxLoop.runId(run), startType: configuration.startType.code,
+        var record = StartRecord(sessionId: log.sessionId, runId: BoxLoop.runId(run), startType: configuration.startType.code,
                                  startTimeNanos: nanos, source: source, timestamp: platform.wallClockMillis)
+        record.uncertaintyMs = uncertaintyMs
+        startUncertaintyMs = uncertaintyMs
+        if let uncertaintyMs { startUncertainties[run] = uncertaintyMs }
         try log.append(record.jsonLine())
         say(how + ": run " + String(run) + " started at " + String(nanos) + " ns")
         try showState(changedFrom: before)
@@ -417,11 +441,13 @@ public struct BoxLoop<Platform: GatePlatform> {
         case .stabilising: try platform.lights.show(.stabilising, atNanos: platform.nowNanos)
         case .armed:
             try platform.lights.show(.armed, atNanos: platform.nowNanos)
+            if before == .idle || before == .stabilising { startWatch?.learn() }
             switch configuration.startType {
             case .flying: say("gate armed: the first crossing starts the clock")
             case .touchRelease: say("gate armed: hold the touch pad at least 0.5 s; its release starts the clock")
             case .countdown: say("gate armed: tap the button for the countdown; GO starts the clock")
             case .voice: say("gate armed: tap the button for the voice start; GO starts the clock")
+            case .inFrame: say("gate armed: learning the empty view; then stand still in view until \"ready\"; leaving the frame starts the clock")
             }
         default: break
         }
@@ -439,11 +465,17 @@ public struct BoxLoop<Platform: GatePlatform> {
             occupancyAtTrigger: crossing.occupancyAtTrigger, direction: crossing.direction,
             startTimeNanos: lap.startNanos, elapsedMs: Double(lap.elapsedNanos) / 1e6,
             splitTimeMs: lap.splitNanos.map { Double($0) / 1e6 },
-            totalUncertaintyMs: lap.lap == 0 || configuration.startType.isExternal ? crossing.uncertaintyMs
+            totalUncertaintyMs: configuration.startType == .inFrame
+                ? TimingMath.combinedUncertaintyMs(startUncertaintyMs ?? 0, crossing.uncertaintyMs)
+                : lap.lap == 0 || configuration.startType.isExternal ? crossing.uncertaintyMs
                 : TimingMath.combinedUncertaintyMs(startUncertainty, crossing.uncertaintyMs),
             speedMps: speed.metresPerSecond, droppedFrames: platform.camera.droppedFrames, stable: !lap.disturbed,
             timestamp: platform.wallClockMillis, truthCrossingTimeNanos: platform.truthCrossing(nearNanos: crossing.timeNanos))
         var saved = record
+        if let reaction = runReaction, reaction.run == lap.run, configuration.startType.isCalled {
+            saved.reactionMs = reaction.reactionMs
+            saved.falseStart = reaction.falseStart
+        }
         // The tripod's motion from 1 s before the lap began (its start event,
         // the previous crossing; the first flying crossing: 1 s before it)
         // to the crossing, in a file of its own.
@@ -455,7 +487,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         try log.append(saved.jsonLine())
         records.append(saved)
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
-        say(ResultsTable.liveLine(record, runs: configuration.startType.isExternal))
+        say(ResultsTable.liveLine(saved, runs: configuration.startType.isExternal))
         try speak(lap)
         if configuration.startType.isExternal && session.state == .armed { say("ready for the next start") }
         if session.state == .idle {

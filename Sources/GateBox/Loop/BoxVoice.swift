@@ -21,19 +21,25 @@ struct BoxVoice {
         random = StartCalls.random(seed: seed)
     }
 
-    /// The program that calls a start of `type` (countdown or voice), and a
-    /// line for the log that gives the delays drawn.
-    mutating func call(_ type: StartType) -> (program: SoundProgram, line: String) {
+    /// The program that calls a start of `type` (countdown or voice), a
+    /// line for the log that gives the delays drawn, and from when (after
+    /// the program's start) the athlete must hold still: 0.3 s after "Set"
+    /// ends (time to rise into it), or at once for a countdown.
+    mutating func call(_ type: StartType) -> (program: SoundProgram, line: String, watchFromNanos: Int64) {
         calling = type
         if type == .voice {
             let call = StartCalls.voiceStart(settings, voice: voice, random: &random)
             func s(_ nanos: Int64) -> String { DecimalText.fixed(Double(nanos) / 1e9, places: 3) + " s" }
             return (call.program, "button: voice start: \"On your marks\" in " + s(call.preStartNanos) + ", \"Set\" "
                 + s(call.marksToSetNanos) + " after it, " + settings.go.name + " " + s(call.setToGoNanos) + " after \"Set\""
-                + (call.spoken ? "" : " (beeps for the words: no voice clips)") + "; tap to call it off")
+                + (call.spoken ? "" : " (beeps for the words: no voice clips)") + "; tap to call it off",
+                call.goNanos - call.setToGoNanos + BoxVoice.riseNanos)
         }
-        return (SoundProgram.countdown(go: settings.go.sound, voice: voice), "button: countdown 3-2-1-GO")
+        return (SoundProgram.countdown(go: settings.go.sound, voice: voice), "button: countdown 3-2-1-GO", 0)
     }
+
+    /// After "Set", the athlete rises into the set position: not a false start.
+    static let riseNanos: Int64 = 300_000_000
 
     /// The call in progress is called off (a tap before GO, a disarm, the
     /// camera lost); returns whether there was one.

@@ -11,6 +11,9 @@ public enum StartType: Equatable, Sendable {
     /// The box calls "On your marks" ... "Set" ... GO after random delays;
     /// the instant GO's first sample leaves the speaker starts the clock.
     case voice
+    /// The athlete stands still in view (the box says "ready"); the clock
+    /// starts the instant they leave the frame (seed 000 section 5.5).
+    case inFrame
 
     /// As written in configuration files and on the command line.
     public var name: String {
@@ -19,6 +22,7 @@ public enum StartType: Equatable, Sendable {
         case .touchRelease: return "touch-release"
         case .countdown: return "countdown"
         case .voice: return "voice"
+        case .inFrame: return "in-frame"
         }
     }
 
@@ -29,6 +33,7 @@ public enum StartType: Equatable, Sendable {
         case .touchRelease: return "touchRelease"
         case .countdown: return "countdown"
         case .voice: return "voice"
+        case .inFrame: return "inFrame"
         }
     }
 
@@ -38,15 +43,20 @@ public enum StartType: Equatable, Sendable {
         case "touch-release": self = .touchRelease
         case "countdown": self = .countdown
         case "voice": self = .voice
+        case "in-frame": self = .inFrame
         default: return nil
         }
     }
 
-    public static let names = "flying, touch-release, countdown or voice"
+    public static let names = "flying, touch-release, countdown, voice or in-frame"
 
     /// Whether something other than a crossing starts the clock.
     public var isExternal: Bool { self != .flying }
 
     /// Whether the box's speaker calls the start (its GO starts the clock).
     public var isCalled: Bool { self == .countdown || self == .voice }
+
+    /// Whether the camera watches the athlete at the start: standing in
+    /// view (in-frame), or set before a called GO (false starts, reaction).
+    public var watchesTheStart: Bool { isCalled || self == .inFrame }
 }

@@ -81,6 +81,8 @@ public enum IndicatorPattern: Equatable {
     case error
     /// Double blink each second, two chirps at first: pairing mode (60 s).
     case pairing
+    /// Three long flashes and buzzes, then back: a false start.
+    case falseStart
 
     public var name: String {
         switch self {
@@ -90,6 +92,7 @@ public enum IndicatorPattern: Equatable {
         case .crossing: return "crossing"
         case .error: return "error"
         case .pairing: return "pairing"
+        case .falseStart: return "false start"
         }
     }
 }
@@ -169,6 +172,8 @@ public protocol GatePlatform {
     var wallClockMillis: Int64 { get }
     /// The simulator's truth for the crossing nearest `nanos`; nil on real devices.
     func truthCrossing(nearNanos: Int64) -> Int64?
+    /// The simulator's truth for an athlete's first movement nearest `nanos`.
+    func truthMovement(nearNanos: Int64) -> Int64?
     /// Adds a descriptor a source of the loop owns to the one wait (its
     /// readiness comes back as `.station`); nil when the platform has no room
     /// or no real descriptors (a simulation).
@@ -178,6 +183,7 @@ public protocol GatePlatform {
 }
 
 extension GatePlatform {
+    public func truthMovement(nearNanos: Int64) -> Int64? { nil }
     public mutating func watch(_ descriptor: FileDescriptor) -> Int? { nil }
     public mutating func unwatch(_ slot: Int) {}
 }

@@ -7,6 +7,7 @@
 ///   crossing     LED and buzzer 150 ms, then steady  (timed)
 ///   error        LED 100/100 ms, buzzer the first 0.6 s (needs a person)
 ///   pairing      LED twice 100 ms each second, two 50 ms chirps at first (pairing mode)
+///   false start  LED and buzzer 250 ms three times, 100 ms apart, then steady
 public struct IndicatorSequencer: Equatable {
     public private(set) var pattern: IndicatorPattern = .off
     /// The pattern a crossing flash returns to.
@@ -15,13 +16,15 @@ public struct IndicatorSequencer: Equatable {
     private var steadyStartNanos: Int64 = 0
 
     public static let crossingFlashNanos: Int64 = 150_000_000
+    public static let falseStartPulseNanos: Int64 = 250_000_000
+    public static let falseStartPeriodNanos: Int64 = 350_000_000
 
     public init() {}
 
     public mutating func show(_ pattern: IndicatorPattern, atNanos nanos: Int64) {
         self.pattern = pattern
         startNanos = nanos
-        if pattern != .crossing {
+        if pattern != .crossing && pattern != .falseStart {
             steady = pattern
             steadyStartNanos = nanos
         }
@@ -39,11 +42,21 @@ public struct IndicatorSequencer: Equatable {
             let end = startNanos + IndicatorSequencer.crossingFlashNanos
             if nanos < end { return Output(led: true, buzzer: true, nextChangeNanos: end) }
         }
-        let shown = pattern == .crossing ? steady : pattern
-        let start = pattern == .crossing ? steadyStartNanos : startNanos
+        if pattern == .falseStart {
+            let elapsed = nanos - startNanos
+            let period = IndicatorSequencer.falseStartPeriodNanos, pulse = IndicatorSequencer.falseStartPulseNanos
+            if elapsed < 3 * period - (period - pulse) {
+                let phase = elapsed % period
+                let on = phase < pulse
+                return Output(led: on, buzzer: on, nextChangeNanos: nanos - phase + (on ? pulse : period))
+            }
+        }
+        let transient = pattern == .crossing || pattern == .falseStart
+        let shown = transient ? steady : pattern
+        let start = transient ? steadyStartNanos : startNanos
         let elapsed = max(0, nanos - start)
         switch shown {
-        case .off, .crossing:
+        case .off, .crossing, .falseStart:
             return Output(led: false, buzzer: false, nextChangeNanos: nil)
         case .armed:
             return Output(led: true, buzzer: false, nextChangeNanos: nil)

@@ -40,6 +40,7 @@ public struct TerminalIndicator: Indicator {
         case .crossing: look = "LED ✱ flash + buzzer (crossing)"
         case .error: look = "LED ✖ fast blink + long buzz (error)"
         case .pairing: look = "LED ◎ double blink + two chirps (pairing mode)"
+        case .falseStart: look = "LED ✖✖✖ three long flashes + buzzes (false start)"
         }
         console.line(DecimalText.clockLabel(atNanos) + " " + look)
     }

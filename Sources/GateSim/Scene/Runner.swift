@@ -32,8 +32,18 @@ public struct Runner: Equatable, Sendable {
     public var torsoHalfDepth: Double
     /// Thickness of arms and legs against the corpus's.
     public var limbScale: Double
+    /// An athlete who stands still until the start (an accelerating start
+    /// from zero speed): the stride's cadence builds up from rest too, so
+    /// that nothing moves before the start and the limbs start as the body
+    /// does. False for the corpus, whose runners are drawn as they were.
+    public var startsFromRest = false
+    /// Drawn only from and until these instants: a figure who stops walking
+    /// and stands is two figures, the walker until then, the stander after.
+    public var visibleFromNanos = Int64.min
+    public var visibleUntilNanos = Int64.max
 
     public static let height = 1.80
+    static let cadenceRiseSeconds = 0.4
     public static let standardTorsoHalfDepth = 0.15
     static let hipY = 0.95, shoulderY = 1.45
 
@@ -97,9 +107,19 @@ public struct Runner: Equatable, Sendable {
         let seconds = Double(nanos - crossingNanos) / 1e9
         let x = hipX(atNanos: nanos)
         let s = sign, k = scale
-        let v = speed(seconds)
-        // Steps per second from 2.2 + 0.22 v, integrated over the run.
-        let steps = 2.2 * seconds + 0.22 * travelled(seconds)
+        // Steps per second from 2.2 + 0.22 v, integrated over the run; from
+        // rest, the 2.2 builds up over the first `cadenceRiseSeconds`.
+        var steps = 2.2 * seconds + 0.22 * travelled(seconds)
+        var v = speed(seconds)
+        if startsFromRest {
+            // The limbs' swing and its widening with speed build up too, so
+            // every part starts to move as (t - t0)², as a body from rest does.
+            let rise = Runner.cadenceRiseSeconds
+            let tau = max(0, seconds - (acceleration > 0 ? -speedAtLine / acceleration : 0))
+            let built = tau < rise ? tau * tau / (2 * rise) : tau - rise / 2
+            steps = 2.2 * built + 0.22 * (travelled(seconds) - travelled(-1e9))
+            if tau < rise { v *= tau / rise }
+        }
         let swing = PortableMath.sin(stridePhase + PortableMath.pi * steps)
         let armAmplitude = 0.35 + 0.04 * v   // radians
         let legAmplitude = 0.30 + 0.045 * v
@@ -141,8 +161,21 @@ public struct Runner: Equatable, Sendable {
         arm(1)
     }
 
-    /// Left and right extent of the whole body at `nanos` (for culling).
+    /// Left and right extent of the drawn body at `nanos` (arms, legs, head).
+    public func bodyExtent(atNanos nanos: Int64) -> (low: Double, high: Double) {
+        var drawn: [(Capsule, Double)] = []
+        parts(atNanos: nanos, into: &drawn)
+        var low = Double.infinity, high = -Double.infinity
+        for (capsule, _) in drawn {
+            low = min(low, min(capsule.a.x, capsule.b.x) - capsule.radius)
+            high = max(high, max(capsule.a.x, capsule.b.x) + capsule.radius)
+        }
+        return (low, high)
+    }
+
+    /// Left and right extent of the whole body at `nanos` (for culling; empty when not drawn).
     func extent(atNanos nanos: Int64) -> (low: Double, high: Double) {
+        if nanos < visibleFromNanos || nanos >= visibleUntilNanos { return (Double.infinity, -Double.infinity) }
         let x = hipX(atNanos: nanos)
         return (x - 1.3 * scale, x + 1.3 * scale)
     }

@@ -19,6 +19,8 @@
 //   so the loop's CPU includes rendering; the render share is reported apart.
 //   Probes in front of the camera and the LED count the frame path's mallocs
 //   and time a crossing from its frame's dequeue to the LED flash.
+// - "simulated loop 120 fps, in-frame start watched" (and countdown): the
+//   same with the camera watching the start (WatchedStartBenchmarks.swift).
 // - "simulated loop 120 fps, unprobed": the same session on the plain
 //   SimulatedPlatform, the control that the probes change nothing.
 //
@@ -416,6 +418,7 @@ func measureSession<Platform: GatePlatform>(_ benchmark: Benchmark, rig: LoopRig
     var configuration = BoxConfiguration(detector: detector, viewWidthMetres: rig.options.viewWidthMetres,
                                          deviceId: "ts-gate-bench", simulated: true, seed: rig.options.seed)
     configuration.race = race
+    configuration.startType = scenario.options.startType
     var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: rig.console)
 
     let cpuStart = threadCPUNanos()
@@ -597,6 +600,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     calibrationBenchmark(width: 640, height: 480)
     simulatedLoopBenchmark(fps: 120)
+    watchedStartLoopBenchmark(fps: 120)
     floodedLoopBenchmark(fps: 120, perWake: 0)
     floodedLoopBenchmark(fps: 120, perWake: 24)
 }

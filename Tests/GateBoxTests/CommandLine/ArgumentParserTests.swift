@@ -19,6 +19,10 @@ import GateSim
         #expect(o.simulation == SimulationOptions() && !o.fast && o.dataDirectory == nil)
         guard case .simulate(let p) = try ArgumentParser.parse(["--fast", "--simulate", "--seed=4"]) else { Issue.record("not simulate"); return }
         #expect(p.fast && p.simulation.seed == 4)
+        guard case .simulate(let q) = try ArgumentParser.parse(["--simulate", "--start", "voice", "--false-start"]) else { Issue.record("not simulate"); return }
+        #expect(q.simulation.startType == .voice && q.simulation.falseStart)
+        guard case .simulate(let f) = try ArgumentParser.parse(["--simulate", "--start", "in-frame"]) else { Issue.record("not simulate"); return }
+        #expect(f.simulation.startType == .inFrame && !f.simulation.falseStart)
     }
 
     @Test func resultsHelpVersion() throws {
@@ -50,8 +54,12 @@ import GateSim
         (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
         (["--simulate", "--gate", "--fast"], "--gate needs a value: a fraction of the image width from 0.1 to 0.9"),
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
-        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --voice, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
+        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
+        (["--simulate", "--start", "sprint"], "--start: expected flying, touch-release, countdown, voice or in-frame, got 'sprint'"),
+        (["--simulate", "--false-start"], "--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes"),
+        (["--simulate", "--start", "countdown", "--false-start", "--boxes", "2"], "--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes"),
+        (["--simulate", "--start", "in-frame", "--boxes", "2"], "--start in-frame with --boxes: an in-frame start is one box's (agility drills); use it without --boxes"),
         (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, selftest, peers, --help, --version)"),
         (["ble-probe", "--controller", "hci0"], "ble-probe takes either --listen or --connect ADDR|any"),
         (["ble-probe", "--listen", "--connect", "any"], "ble-probe takes either --listen or --connect ADDR|any"),

@@ -69,7 +69,7 @@ import Testing
             try s.validate()
         }
         try apply("start.type = countdown\ngpio.touch = none").validate()
-        #expect(throws: ConfigError(file: "t.conf", line: 1, problem: "start.type = sprint: expected flying, touch-release, countdown or voice")) {
+        #expect(throws: ConfigError(file: "t.conf", line: 1, problem: "start.type = sprint: expected flying, touch-release, countdown, voice or in-frame")) {
             try apply("start.type = sprint")
         }
     }
