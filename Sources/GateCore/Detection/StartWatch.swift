@@ -196,10 +196,31 @@ public final class StartWatch {
         var firstRow = rows, lastRow = -1
         var columnWeighted = 0.0
         for c in 0..<columns { columnCells[c] = 0; columnRowSum[c] = 0 }
+        // Eight cells at a time; the few that hold the body, one by one.
+        let lanes = columns & ~7
+        let tv = SIMD8<Int32>(repeating: t)
+        var changedLanes = SIMD8<Int32>()
         for r in 0..<rows {
             var inRow = 0
             let row = r * columns
-            for c in 0..<columns {
+            var c = 0
+            while c < lanes {
+                let cur = UnsafeRawPointer(current + row + c).loadUnaligned(as: SIMD8<Int32>.self)
+                let fromEmpty = cur &- UnsafeRawPointer(empty + row + c).loadUnaligned(as: SIMD8<Int32>.self)
+                let fromAnchor = cur &- UnsafeRawPointer(anchor + row + c).loadUnaligned(as: SIMD8<Int32>.self)
+                changedLanes &-= unsafeBitCast((fromAnchor .> tv) .| (fromAnchor .< 0 &- tv), to: SIMD8<Int32>.self)
+                let body = (fromEmpty .> tv) .| (fromEmpty .< 0 &- tv)
+                if any(body) {
+                    for k in 0..<8 where body[k] {
+                        inRow += 1
+                        columnCells[c + k] += 1
+                        columnRowSum[c + k] += Int32(r)
+                        columnWeighted += Double(c + k)
+                    }
+                }
+                c += 8
+            }
+            while c < columns {
                 let i = row + c
                 if abs(current[i] - empty[i]) > t {
                     inRow += 1
@@ -208,6 +229,7 @@ public final class StartWatch {
                     columnWeighted += Double(c)
                 }
                 if abs(current[i] - anchor[i]) > t { changed += 1 }
+                c += 1
             }
             bodyCells += inRow
             if inRow > 0 {
@@ -216,6 +238,7 @@ public final class StartWatch {
                 lastRow = r
             }
         }
+        changed += Int(changedLanes.wrappedSum())
         present = bodyCells >= max(12, cells / 400) && rowsWithBody >= rows / 3
         if changed > max(2, bodyCells / 200) || !present {
             anchor.update(from: current, count: cells)
@@ -231,7 +254,8 @@ public final class StartWatch {
             return nil
         case .watching:
             // While nobody is in view the empty scene follows the light, slowly.
-            if bodyCells == 0 {
+            // (Every eighth frame: a cloud takes seconds, and it costs a pass.)
+            if bodyCells == 0 && frame.sequence % 8 == 0 {
                 for i in 0..<cells where abs(current[i] - empty[i]) <= t { empty[i] += (current[i] - empty[i]) / 32 }
             }
             guard present, stillFor >= settleNanos else { return nil }
@@ -249,7 +273,8 @@ public final class StartWatch {
                 settle(firstRow: firstRow, lastRow: lastRow)
                 return .settled(atNanos: now)
             }
-            if bodyCells > 1 {
+            // Down to the last cell: a heel planted at the edge lingers.
+            if bodyCells > 0 {
                 followTrailingEdge(frame, centroid: centroid)
                 return nil
             }
@@ -355,10 +380,12 @@ public final class StartWatch {
             let slope = (n * sxy - sx * sy) / denominator
             if slope * Double(leaving) > 0 {
                 let y0 = (sy - slope * sx) / n
-                let fitted = last + Int64(((target - y0) / slope * 1e9).rounded())
-                nanos = min(max(fitted, last), after)
+                // Seconds from the last sighting, bounded before they become
+                // nanoseconds (a slope near zero would overflow them).
+                let seconds = min(max((target - y0) / slope, 0), Double(after - last) / 1e9)
+                nanos = last + Int64((seconds * 1e9).rounded())
                 // Half a cell of the edge's position, as time at that speed.
-                uncertainty = max(frameIntervalNanos / 2, Int64(0.5 / slope.magnitude * 1e9))
+                uncertainty = max(frameIntervalNanos / 2, Int64(min(0.5 / slope.magnitude, 1) * 1e9))
             }
         }
         historyCount = 0
