@@ -101,3 +101,33 @@ import GateCore
         #expect(found.contains { if case .left = $0.1 { return true } else { return false } })
     }
 }
+
+/// The camera's YUYV frames (luma every other byte, as V4L2 gives them)
+/// watch the same as grey ones.
+@Suite struct StartWatchYUYVTests {
+    @Test func yuyvFramesGiveTheSameEvents() {
+        let camera = StartWatchTests.camera
+        var scene = Scene(runners: [])
+        scene.figures = [StartWatchTests.stander(arrive: 300_000_000, go: 2_200_000_000)]
+        let renderer = SceneRenderer(camera: camera, scene: scene, seed: 11)
+        let w = camera.width, h = camera.height
+        let grey = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h)
+        let yuyv = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * w * h)
+        defer { grey.deallocate(); yuyv.deallocate() }
+        let fromGrey = StartWatch(width: w, height: h, readoutNanos: camera.readoutNanos)
+        let fromYUYV = StartWatch(width: w, height: h, readoutNanos: camera.readoutNanos)
+        fromGrey.learn()
+        fromYUYV.learn()
+        var events: [StartWatch.Event] = [], yuyvEvents: [StartWatch.Event] = []
+        for k in 0..<480 {
+            let t = Int64(k) * StartWatchTests.frameNanos
+            renderer.render(topRowNanos: t, frameIndex: UInt64(k), into: grey)
+            for i in 0..<(w * h) { yuyv[2 * i] = grey[i]; yuyv[2 * i + 1] = UInt8(truncatingIfNeeded: 128 + i % 7) }
+            let g = LumaFrame(pixels: grey, width: w, height: h, rowStride: w, timestampNanos: t, sequence: UInt32(k))
+            let y = LumaFrame(pixels: yuyv, width: w, height: h, rowStride: 2 * w, pixelStride: 2, timestampNanos: t, sequence: UInt32(k))
+            if let e = fromGrey.process(g) { events.append(e) }
+            if let e = fromYUYV.process(y) { yuyvEvents.append(e) }
+        }
+        #expect(events.count == 4 && events == yuyvEvents, "\(events) / \(yuyvEvents)")
+    }
+}
