@@ -20,7 +20,7 @@
 //   Probes in front of the camera and the LED count the frame path's mallocs
 //   and time a crossing from its frame's dequeue to the LED flash.
 // - "simulated loop 120 fps, in-frame start watched" (and countdown): the
-//   same with the camera watching the start (WatchedStartBenchmarks.swift).
+//   same with the camera watching the start.
 // - "simulated loop 120 fps, unprobed": the same session on the plain
 //   SimulatedPlatform, the control that the probes change nothing.
 //
@@ -441,8 +441,15 @@ func measureSession<Platform: GatePlatform>(_ benchmark: Benchmark, rig: LoopRig
 }
 
 func simulatedLoopBenchmark(fps: Int) {
-    // With the probes: per-frame figures and the dequeue -> LED latency.
-    Benchmark("simulated loop \(fps) fps",
+    probedLoopBenchmark(fps: fps, start: .flying)
+    unprobedLoopBenchmark(fps: fps)
+}
+
+/// With the probes: per-frame figures and the dequeue -> LED latency. With
+/// a start the camera watches (issue 50: in-frame, countdown), the same
+/// session with StartWatch on every armed frame.
+func probedLoopBenchmark(fps: Int, start: StartType) {
+    Benchmark("simulated loop \(fps) fps" + (start == .flying ? "" : ", " + start.name + " start watched"),
               configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal,
                                              GateMetric.framesPerSession, GateMetric.loopCPUPerFrame,
                                              GateMetric.renderCPUPerFrame, GateMetric.loopCPUPerFrameWithoutRender,
@@ -473,11 +480,15 @@ func simulatedLoopBenchmark(fps: Int) {
         guard MallocCounter.available else {
             throw BenchmarkSetupError(description: "malloc interposer not loaded (run through `swift package benchmark`)")
         }
-        return try LoopRig(fps: fps)
+        let rig = try LoopRig(fps: fps)
+        rig.options.startType = start
+        return rig
     }
+}
 
+func unprobedLoopBenchmark(fps: Int) {
     // The control: BoxLoop<SimulatedPlatform> exactly as SimulateCommand
-    // builds it, no probes. Its malloc count and CPU must match the above.
+    // builds it, no probes. Its malloc count and CPU must match the probed.
     Benchmark("simulated loop \(fps) fps, unprobed",
               configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
                                    timeUnits: .milliseconds,
@@ -600,7 +611,8 @@ let benchmarks: @Sendable () -> Void = {
     }
     calibrationBenchmark(width: 640, height: 480)
     simulatedLoopBenchmark(fps: 120)
-    watchedStartLoopBenchmark(fps: 120)
+    probedLoopBenchmark(fps: 120, start: .inFrame)
+    probedLoopBenchmark(fps: 120, start: .countdown)
     floodedLoopBenchmark(fps: 120, perWake: 0)
     floodedLoopBenchmark(fps: 120, perWake: 24)
 }
