@@ -504,7 +504,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         let external = configuration.startType.isExternal
         let time = external ? lap.elapsedNanos : lap.splitNanos
         var remark: Phrase?
-        if let time, session.bestSplitNanos == time, session.lapCount >= 2 {
+        let falseStart = runReaction.map { $0.run == lap.run && $0.falseStart } ?? false
+        if let time, session.bestSplitNanos == time, session.lapCount >= 2, !falseStart {
             remark = external ? .bestRun : .bestLap
         }
         let sound = time.map { voice.crossing(lap: external ? nil : lap.lap, nanos: $0, remark: remark) }

@@ -74,7 +74,8 @@ public enum ResultsTable {
             if !r.stable { row += "  tripod moved" }
             if let note = reactionNote(r) { row += "  " + note }
             out += row + "\n"
-            if let split = r.splitTimeMs, best == nil || split < best!.splitTimeMs! { best = r }
+            // A false start is timed, but it is no one's best.
+            if let split = r.splitTimeMs, !r.falseStart, best == nil || split < best!.splitTimeMs! { best = r }
         }
         if crossings.isEmpty { out += "  (no crossings)\n" }
         if let best, let split = best.splitTimeMs {
