@@ -255,7 +255,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         guard let frame = dequeued else { return }
         framesSeen += 1
         let crossing = detector.process(frame)
-        let watched = session.state == .armed || session.state == .running ? startWatch?.frame(frame) : nil
+        let watched = startWatch?.wantsFrames(session.state) == true ? startWatch?.frame(frame) : nil
         try platform.camera.requeue()
         if let watched { try handle(watched) }
         if let crossing { try handle(crossing) }

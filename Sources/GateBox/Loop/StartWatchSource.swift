@@ -64,6 +64,12 @@ struct StartWatchSource {
         goNanos = nil
     }
 
+    /// Whether the frames matter: an armed gate's (who is in view, still),
+    /// and a running one's only while a called start waits for the movement.
+    func wantsFrames(_ state: SoloLapSession.State) -> Bool {
+        state == .armed || (state == .running && watchFromNanos != nil)
+    }
+
     /// GO left the speaker at `nanos`.
     mutating func go(atNanos nanos: Int64) -> Outcome? {
         guard watchFromNanos != nil else { return nil }
