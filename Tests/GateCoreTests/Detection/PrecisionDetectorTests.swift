@@ -125,19 +125,19 @@ import Testing
         let detector = PrecisionDetector(width: 320, height: 240)
         let seenApart: Int64 = 1_000_000_000
         func pieces(_ rows: [(first: Int, last: Int, discs: Double)], framesLater: Int64) -> [ClosedRange<Int>] {
-            detector.headTopRow = 77
-            detector.headGapRows = 24
-            detector.headGapNanos = seenApart
-            detector.lastFrameNanos = seenApart + framesLater * 16_666_667
-            detector.candidateCount = 0
+            detector.torsos.headTopRow = 77
+            detector.torsos.headGapRows = 24
+            detector.torsos.headGapNanos = seenApart
+            detector.torsos.frameNanos = seenApart + framesLater * 16_666_667
+            detector.torsos.candidateCount = 0
             for piece in rows {
-                detector.candidates[detector.candidateCount] = PrecisionDetector.Torso(
+                detector.torsos.candidates[detector.torsos.candidateCount] = PrecisionDetector.Torso(
                     halfDepth: 10.3, discRadius: 8.2, centroidX: 100, centroidY: Double(piece.first + piece.last) / 2,
                     firstRow: piece.first, lastRow: piece.last, discs: piece.discs)
-                detector.candidateCount += 1
+                detector.torsos.candidateCount += 1
             }
-            detector.dropHead(from: 0, top: 77, halfDepth: 10.3)
-            return (0..<detector.candidateCount).map { detector.candidates[$0].firstRow...detector.candidates[$0].lastRow }
+            detector.torsos.dropHead(from: 0, top: 77, halfDepth: 10.3)
+            return (0..<detector.torsos.candidateCount).map { detector.torsos.candidates[$0].firstRow...detector.torsos.candidates[$0].lastRow }
         }
         #expect(pieces([(77, 110, 142), (101, 148, 300)], framesLater: 1) == [101...110, 101...148])
         #expect(pieces([(77, 100, 142), (90, 148, 300)], framesLater: 1) == [90...148])
