@@ -15,7 +15,7 @@ import Testing
         for i in 0..<(w * h) { pixels[i] = UInt8(truncatingIfNeeded: noise.next()) }
         let frame = LumaFrame(pixels: pixels, width: w, height: h, rowStride: w, timestampNanos: 0, sequence: 0)
         detector.image.downsample(frame, into: expected)
-        detector.downsample(frame)
+        detector.planes.downsample(frame)
         var mismatches = 0
         for i in 0..<detector.image.pixelCount where detector.current[i] != expected[i] { mismatches += 1 }
         #expect(mismatches == 0, "\(w)x\(h): \(mismatches) of \(detector.image.pixelCount) work pixels differ")

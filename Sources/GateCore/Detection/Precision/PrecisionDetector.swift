@@ -14,10 +14,10 @@
 /// each step a stage of its own, in the file named after it:
 /// 1. each row's gain against the background (its median ratio): mains
 ///    flicker through a rolling shutter and a cloud are light, not bodies
-///    (`PrecisionBackground.swift`, `rowGain`);
+///    (`RowGains`);
 /// 2. the silhouette: pixels farther from the gained background than the
 ///    row's noise threshold (learnt at calibration: median + MAD)
-///    (`PrecisionBackground.swift`, `segment`);
+///    (`Silhouette`);
 /// 3. bodies: silhouette regions grouped when they overlap in x; short
 ///    gaps between pixels of one luma where something other than the
 ///    scene lies between them, and enclosed holes (large ones by the
@@ -62,9 +62,10 @@
 ///    fronts' median offset from it (`CentreCrossing`), once the track
 ///    ends or a second has passed: late and less sure, but not missed.
 ///
-/// The empty scene is learnt by calibration (`SceneLearning.calibration`,
-/// precision mode) or from the first frames (`.firstFrames`: photo-finish
-/// mode, which is this detector without calibration). While precision mode
+/// The empty scene (`SceneModel`) is learnt by calibration
+/// (`SceneLearning.calibration`, precision mode) or from the first frames
+/// (`.firstFrames`: photo-finish mode, which is this detector without
+/// calibration). While precision mode
 /// calibrates (about a second), a photo-finish engine of its own times the
 /// runners (`provisional`): a runner through the gate in the first second
 /// of a clip, or just after the box was reset, is timed all the same.
@@ -107,8 +108,12 @@ public final class PrecisionDetector: ReadsWorkPlanes {
 
     let gateX: Double
 
-    /// The planes every stage reads, and the stages in the order they run.
+    /// The planes every stage reads, the scene they are cut from, and the
+    /// stages in the order they run.
     let planes: WorkPlanes
+    let scene: SceneModel
+    let rowGains: RowGains
+    let silhouette: Silhouette
     let bodies: BodyFinder
     let depth: TorsoDepth
     let torsos: TorsoFinder
@@ -116,34 +121,9 @@ public final class PrecisionDetector: ReadsWorkPlanes {
     let front: TorsoFront
     let tracking: TorsoTracks
 
-    // The background model's own state (PrecisionBackground.swift).
-    /// Frames each silhouette pixel has stayed unchanged.
-    let still: UnsafeMutablePointer<UInt8>
-    let calibration: UnsafeMutablePointer<UInt8>
-    /// Learning from the first frames: per row, the histogram of the
-    /// frames' deviations from the background, in quarter luma steps.
-    let deviationHistograms: UnsafeMutablePointer<UInt32>
-    /// Each calibration frame's row gains as their inverses x 2^36; while
-    /// learning from the first frames, the previous frame's gains x 4096.
-    let calibrationGain: UnsafeMutablePointer<Int32>
-    var storedFrames = 0
-    /// Calibration's finishing stage (`finishCalibrationStep`) and its next item; -1 while frames are stored.
-    var finishStage = -1
-    var finishItem = 0
-    var lastStoredNanos: Int64 = 0
-    /// One row's gain samples (`rowGain`): ratios x 4096, below 2^16.
-    let gainSamples: UnsafeMutablePointer<UInt16>
-    let histogram: UnsafeMutablePointer<UInt32>
-    var frameIntervalNanos: Int64 = 0
-    var lastFrameNanos = Int64.min
     /// The last frame processed: what a crossing's nearest frame is counted from.
     var lastSequence: UInt32 = 0
     var lastSequenceNanos = Int64.min
-    var updateShift = 8
-    /// Which quarter of the rows gets the background's slow update this frame.
-    var upkeepPhase = 0
-    var absorbFrames = 60
-    var hideFrames = 24
     /// A silhouette pixel's mark in `mask` once it has been unchanged for `hideStillNanos`.
     static let hidden: UInt8 = 255
 
@@ -172,6 +152,9 @@ public final class PrecisionDetector: ReadsWorkPlanes {
         gateX = image.gateColumn(settings.gatePosition)
         planes = WorkPlanes(image: image, readoutNanos: settings.readoutNanos,
                             scratchCapacity: max(image.width, image.height, settings.calibrationFrames) + 1)
+        rowGains = RowGains(planes: planes)
+        scene = SceneModel(planes: planes, settings: settings, rowGains: rowGains, learning: learning)
+        silhouette = Silhouette(planes: planes, scene: scene)
         bodies = BodyFinder(planes: planes, settings: settings)
         depth = TorsoDepth(planes: planes)
         torsos = TorsoFinder(planes: planes, settings: settings, bodies: bodies, depth: depth)
@@ -179,31 +162,14 @@ public final class PrecisionDetector: ReadsWorkPlanes {
         front = TorsoFront(planes: planes, edges: edges)
         tracking = TorsoTracks(planes: planes, settings: settings, gateX: gateX, bodies: bodies, torsos: torsos,
                                edges: edges, front: front)
-        let pixelCount = image.pixelCount
-        still = .allocate(capacity: pixelCount)
-        still.initialize(repeating: 0, count: pixelCount)
-        calibration = .allocate(capacity: learning == .calibration ? pixelCount * settings.calibrationFrames : 1)
-        deviationHistograms = .allocate(capacity: learning == .firstFrames ? image.height * 256 : 1)
-        calibrationGain = .allocate(capacity: image.height * settings.calibrationFrames)
-        gainSamples = .allocate(capacity: image.width / 8 + 8)   // and whole vectors (`rankValue`)
-        histogram = .allocate(capacity: 256)
-        histogram.initialize(repeating: 0, count: 256)
         provisional = learning == .calibration
             ? PrecisionDetector(width: width, height: height, settings: settings, learning: .firstFrames) : nil
-    }
-
-    deinit {
-        still.deallocate(); calibration.deallocate(); deviationHistograms.deallocate(); calibrationGain.deallocate()
-        gainSamples.deallocate(); histogram.deallocate()
     }
 
     /// Forgets the scene (after the camera moved): calibration starts again.
     public func reset() {
         state = .calibrating
-        storedFrames = 0
-        finishStage = -1
-        lastFrameNanos = Int64.min
-        frameIntervalNanos = 0
+        scene.reset()
         tracking.endAll()
         provisional?.reset()
         feedingProvisional = true
@@ -216,7 +182,7 @@ public final class PrecisionDetector: ReadsWorkPlanes {
 
     /// Feeds one frame; returns a crossing when a torso front passed the gate line.
     public func process(_ frame: LumaFrame) -> DetectedCrossing? {
-        downsample(frame)
+        planes.downsample(frame)
         var result: DetectedCrossing?
         if let provisional, feedingProvisional {
             // The stand-in works on the same work image: copied, not made again.
@@ -237,7 +203,7 @@ public final class PrecisionDetector: ReadsWorkPlanes {
         lastSequenceNanos = frame.timestampNanos
         guard var crossing = result else { return nil }
         crossing.referToNearestFrame(sequence: frame.sequence, stampNanos: frame.timestampNanos,
-                                     intervalNanos: frameIntervalNanos)
+                                     intervalNanos: scene.frameIntervalNanos)
         return crossing
     }
 
@@ -247,7 +213,7 @@ public final class PrecisionDetector: ReadsWorkPlanes {
     /// go to `deliver`, oldest track first, under the same cooldown as
     /// `process`'s.
     public func finish(_ deliver: (DetectedCrossing) -> Void) {
-        let (sequence, stamp, interval) = (lastSequence, lastSequenceNanos, frameIntervalNanos)
+        let (sequence, stamp, interval) = (lastSequence, lastSequenceNanos, scene.frameIntervalNanos)
         func referred(_ crossing: DetectedCrossing) -> DetectedCrossing {
             var c = crossing
             c.referToNearestFrame(sequence: sequence, stampNanos: stamp, intervalNanos: interval)
@@ -266,29 +232,30 @@ public final class PrecisionDetector: ReadsWorkPlanes {
     /// The frame from its work image in `current` on: learning the scene,
     /// or the silhouette, bodies, torsos and their tracks.
     private func analyse(_ frame: LumaFrame, into result: inout DetectedCrossing?) {
-        noteFrameInterval(frame.timestampNanos)
+        scene.noteFrameInterval(frame.timestampNanos)
         defer { planes.swapFrames() }
         if state == .calibrating {
             switch learning {
-            case .calibration: calibrate(frame)
-            case .firstFrames: learnFromFirstFrames()
+            case .calibration: scene.calibrate(frame)
+            case .firstFrames: scene.learnFromFirstFrames()
             }
+            if scene.isLearnt { state = .waitingForClear }
             return
         }
         planes.swapGains()
-        estimateRowGains()
-        let silhouette = segment()
-        if silhouette * 5 > pixelCount * 2 {
+        rowGains.estimateRowGains()
+        let pixels = silhouette.segment()
+        if pixels * 5 > pixelCount * 2 {
             // Most of the view changed at once: the camera moved or the light
             // changed beyond the gain model. Learn the scene as it is now.
-            relearnFromCurrent()
+            scene.relearnFromCurrent()
             tracking.endAll()
             state = .waitingForClear
             return
         }
         bodies.findBodies()
-        torsos.findTorsos(frameNanos: lastFrameNanos)
-        tracking.followTorsos(frame, frameIntervalNanos: frameIntervalNanos, into: &result)
+        torsos.findTorsos(frameNanos: scene.lastFrameNanos)
+        tracking.followTorsos(frame, frameIntervalNanos: scene.frameIntervalNanos, into: &result)
         updateState(frame)
     }
 

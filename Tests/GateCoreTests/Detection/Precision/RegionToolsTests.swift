@@ -1,7 +1,7 @@
 import Testing
 @testable import GateCore
 
-@Suite struct PrecisionSilhouetteTests {
+@Suite struct RegionToolsTests {
     /// A mask with a `fill` share of pixels set (`share` of them to `value`,
     /// the rest to `other`), and a rectangle that is any large part of it.
     static func randomMask(_ random: inout SplitMix64, width: Int, height: Int, fill: Double, share: Double,

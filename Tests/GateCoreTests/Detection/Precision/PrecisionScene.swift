@@ -1,3 +1,4 @@
+import Testing
 @testable import GateCore
 
 /// A side-view figure drawn without the simulator, for precision mode's
@@ -310,5 +311,24 @@ struct PrecisionScene {
         // The frames end: what the tracks still wait for is timed, as at a clip's end.
         detector.finish { found.append($0) }
         return found
+    }
+}
+
+/// Timing a scene's crossings against its truth.
+enum PrecisionTiming {
+    static func errorMs(_ crossing: DetectedCrossing, _ truth: Double) -> Double {
+        (Double(crossing.timeNanos) / 1e9 - truth) * 1000
+    }
+
+    /// Runs `scene` for 1.2 s: exactly one crossing, within `ms` of the
+    /// truth (`label` names the case in the message); returns it.
+    @discardableResult
+    static func timedOnce(_ scene: PrecisionScene, within ms: Double, _ label: String = "",
+                          sourceLocation: SourceLocation = #_sourceLocation) throws -> DetectedCrossing {
+        let found = scene.detect(seconds: 1.2)
+        try #require(found.count == 1, sourceLocation: sourceLocation)
+        let error = errorMs(found[0], scene.truth())
+        #expect(abs(error) < ms, "\(label)error \(error) ms", sourceLocation: sourceLocation)
+        return found[0]
     }
 }
