@@ -29,10 +29,11 @@ SIM_ARGS ?=
 DATA_DIR ?= $(HOME)/.local/share/ts-gate
 
 # Headers the C shim includes, a qemu to run the aarch64 firmware, `file`,
-# cjpeg (the MJPEG conversion test encodes its frames with it).
+# cjpeg (the MJPEG conversion test encodes its frames with it), libjpeg's
+# headers (gate-accuracy --mjpeg encodes with it; the firmware only decodes).
 HOST_PACKAGES := libv4l-dev libgpiod-dev libbluetooth-dev libasound2-dev \
                  libi2c-dev zlib1g-dev linux-libc-dev qemu-user-static file \
-                 libjpeg-turbo-progs
+                 libjpeg-turbo-progs libjpeg62-turbo-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # One host build for everything: optimised (the detector's pixel loops run
 # 20-50 times slower unoptimised, and the firmware is optimised too), with
@@ -134,11 +135,15 @@ accuracy: swift-check
 # errors left are the time base's and the torso front's, not segmentation's
 # (a lone torso is often too short or too deep to be a person: a miss).
 # Its quiet scenes would be the full set's again: it renders none.
+# SECOND_MJPEG=Q replays every clip as a webcam's MJPEG AVI instead, JPEG
+# quality Q, 4:2:2 (cjpeg; cached in the set's mjpeg-qQ/, about 1 s a clip),
+# decoded by libv4lconvert as the box decodes an MJPEG camera.
 SECOND_PROFILE ?= plain
 SECOND_SEED ?= 1
 SECOND_COUNT ?= 48
 SECOND_ARGS ?=
 SECOND_TORSO_ONLY ?=
+SECOND_MJPEG ?=
 SECOND_DIR := build/second-renderer/$(SECOND_PROFILE)-$(SECOND_SEED)-$(SECOND_COUNT)$(if $(SECOND_TORSO_ONLY),-torso)
 accuracy-second: swift-check
 	swift build $(SWIFT_RELEASE) --product ts-gate
@@ -147,7 +152,8 @@ accuracy-second: swift-check
 	    --count $(SECOND_COUNT) --seed $(SECOND_SEED) --profile $(SECOND_PROFILE) --jobs 2 \
 	    $(if $(SECOND_TORSO_ONLY),--torso-only --quiet-count 0,--quiet-count 10) >/dev/null \
 	    && touch $(SECOND_DIR)/.complete; }; \
-	"$$py" Tests/second-renderer/evaluate.py $(RELEASE_BIN) $(SECOND_DIR) --jobs 2 $(SECOND_ARGS)
+	"$$py" Tests/second-renderer/evaluate.py $(RELEASE_BIN) $(SECOND_DIR) --jobs 2 \
+	    $(if $(SECOND_MJPEG),--mjpeg $(SECOND_MJPEG)) $(SECOND_ARGS)
 
 # Clock sync between two boxes over the simulated BLE air (GateSim's
 # SimulatedAir: connection events, host-controller latency and jitter, loss,
@@ -191,8 +197,9 @@ test-cross: build
 # then twelve of its whole runners (each timed, within 20 ms: no hand or
 # head taken for the torso), then five runners whose tracks once broke (each
 # timed, within 5 ms), runners picked for fronts once read wrong, and twenty
-# scenes with nothing to time. Twelve checks, listed in check.sh; about 5
-# minutes.
+# scenes with nothing to time, ten of them again as MJPEG AVIs at JPEG
+# quality 50 (the `ts-gate replay` of webcam files). The checks are listed
+# in check.sh; about 5 minutes.
 test-second: build
 	Tests/second-renderer/check.sh $(HOST_BIN)
 

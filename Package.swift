@@ -58,8 +58,11 @@ let package = Package(
         .executableTarget(name: "ts-gate", dependencies: ["GateBox", "CFirmwareLinkTrim"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
-        // Host-only tools (may use Foundation): `make accuracy`.
-        .executableTarget(name: "gate-accuracy", dependencies: ["GateCore", "GateSim"], path: "Tests/Accuracy"),
+        // Host-only tools (may use Foundation): `make accuracy`, and the
+        // JPEG encoder of its --mjpeg (libjpeg62-turbo-dev; never in the firmware).
+        .executableTarget(name: "gate-accuracy", dependencies: ["GateCore", "GateDevices", "GateSim", "CAccuracyJPEG"],
+                          path: "Tests/Accuracy"),
+        .target(name: "CAccuracyJPEG", path: "Tests/AccuracyJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Host-only: `make accuracy-sync`, two boxes' clock sync over the simulated air.
         .executableTarget(name: "gate-sync", dependencies: ["GateCore", "GateSim"], path: "Tests/SyncAccuracy"),
 

@@ -55,7 +55,7 @@ public enum TSGate {
           ts-gate run [--board F] [--config F] [--data-dir D]   the box on its devices (until SIGTERM)
           ts-gate --simulate [options]        play a whole session of one box on simulated devices
           ts-gate results [options]           print saved sessions
-          ts-gate replay FILE.y4m [options]   time the crossings in a YUV4MPEG2 clip
+          ts-gate replay FILE [options]       time the crossings in a clip: Y4M, MJPEG AVI or raw MJPEG
           ts-gate render CLIP [options]       write a rendered test clip (Y4M) and its truth
           ts-gate selftest [--board F] [--config F]   probe every device the board names
           ts-gate peers --scan [--controller hciN] [--seconds S]   list the boxes nearby (Bluetooth LE)
@@ -98,9 +98,13 @@ public enum TSGate {
           --exposure-ms E   exposure time of the clip's camera (default 0)
           --readout-ms R    rolling-shutter readout, top row to bottom row (default 0: global shutter)
           --mode M          photo-finish (default), precision or experimental (photo-finish's detector)
+          --fps N or N/D    the clip's frame rate, over the file's own (a raw MJPEG stream needs it)
           --json            one JSON object per line per crossing, then a summary line
           --images DIR      write a photo-finish strip and the frame of each crossing as PNG
-          Frame i of the clip is stamped i x den / num seconds from its F<num>:<den> header.
+          The file is a YUV4MPEG2 clip, an MJPEG AVI or a raw MJPEG stream (JPEGs one after another),
+          told apart by its first bytes; JPEGs are decoded by libv4lconvert, as the box decodes its camera's.
+          Frame i of the clip is stamped i x den / num seconds from its F<num>:<den> header
+          (an AVI's dwRate/dwScale, else its dwMicroSecPerFrame; --fps for a raw stream).
 
         render options:
           --list          the clips of the accuracy corpus, with what each exercises

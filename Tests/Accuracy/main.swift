@@ -5,14 +5,16 @@
 // within the uncertainty each crossing reports. Host-only tool.
 //
 //   gate-accuracy [--seed N] [--clips-per-rate N] [--filter TEXT] [--verbose]
-//                 [--factors | --stress N] [--trace] [--uncertainty]
+//                 [--factors | --stress N] [--trace] [--uncertainty] [--mjpeg Q]
 //   gate-accuracy --y4m FILE [--gate G] [--exposure-ms E] [--readout-ms R]
 //                 [--mode M] [--truth-nanos T --front-speed V]
 //   --y4m: the torso front per frame of any Y4M clip (Y4MTrace.swift);
 //   --factors: one factor at a time; --stress N: N clips per condition unlike
 //   the corpus (StressClips.swift); --trace: photo-finish's front and torso
 //   half depth per frame; --uncertainty: with --verbose, each crossing's
-//   reported uncertainty beside its error.
+//   reported uncertainty beside its error; --mjpeg Q: every frame through
+//   JPEG at quality Q (4:2:2, libjpeg) and libv4lconvert first, as a webcam
+//   that sends MJPEG delivers it (MJPEGRoundTrip.swift).
 import Foundation
 import GateCore
 import GateSim
@@ -30,6 +32,8 @@ struct Options {
     var trace = false
     /// With --verbose: each crossing's reported uncertainty beside its error.
     var uncertainty = false
+    /// JPEG quality of the MJPEG round trip; nil: frames as rendered.
+    var mjpegQuality: Int?
 }
 
 var options = Options()
@@ -51,6 +55,12 @@ while let argument = arguments.popFirst() {
     case "--trace": options.trace = true
     case "--uncertainty": options.uncertainty = true
     case "--factors": options.factors = true
+    case "--mjpeg":
+        guard let q = Int(arguments.popFirst() ?? ""), (1...100).contains(q) else {
+            FileHandle.standardError.write("gate-accuracy: --mjpeg expects a JPEG quality from 1 to 100\n".data(using: .utf8)!)
+            exit(2)
+        }
+        options.mjpegQuality = q
     case "--stress": options.stress = Int(arguments.popFirst() ?? "") ?? 8
     default:
         FileHandle.standardError.write("gate-accuracy: unknown option \(argument)\n".data(using: .utf8)!)
@@ -83,6 +93,7 @@ var clips = options.factors ? AccuracyCorpus.factorClips()
     : AccuracyCorpus.clips(seed: options.seed, runnerClipsPerRate: options.clipsPerRate)
 if let filter = options.filter { clips = clips.filter { $0.name.contains(filter) } }
 let started = Date()
+var mjpegBytes = 0, mjpegFrames = 0
 
 for clip in clips {
     let renderer = clip.renderer()
@@ -98,10 +109,13 @@ for clip in clips {
         detectors.append((mode, CrossingDetector(mode: mode, width: w, height: h, settings: settings)))
     }
     var found: [Int: [DetectedCrossing]] = [:]
+    let roundTrip = try options.mjpegQuality.map { try MJPEGRoundTrip(quality: $0, width: w, height: h) }
+    defer { mjpegBytes += roundTrip?.totalBytes ?? 0; mjpegFrames += roundTrip?.frames ?? 0 }
     for i in 0..<clip.frameCount {
         let t = clip.timestampNanos(frame: i)
         renderer.render(topRowNanos: t, frameIndex: UInt64(i), into: pixels)
-        let frame = LumaFrame(pixels: pixels, width: w, height: h, rowStride: w, timestampNanos: t, sequence: UInt32(i))
+        let seen = try roundTrip?.pass(pixels) ?? UnsafePointer(pixels)
+        let frame = LumaFrame(pixels: seen, width: w, height: h, rowStride: w, timestampNanos: t, sequence: UInt32(i))
         for (index, entry) in detectors.enumerated() {
             let c = entry.1.process(frame)
             if let c { found[index, default: []].append(c) }
@@ -166,6 +180,10 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 }
 
 print("accuracy corpus: \(clips.count) clips, seed \(options.seed), \(String(format: "%.0f", Date().timeIntervalSince(started))) s")
+if let q = options.mjpegQuality {
+    print(String(format: "frames through MJPEG: JPEG quality %d, 4:2:2 (libjpeg), decoded by libv4lconvert; %.1f KB a frame",
+                 q, Double(mjpegBytes) / Double(max(1, mjpegFrames)) / 1024))
+}
 print("mode          fps  clips  crossings  median ms  p95 ms  max ms  misses  false  quiet clips triggered  |e|<=u  |e|<=2u")
 if options.factors || options.stress > 0 {
     // Per factor: signed mean and max |error| (the sign shows a bias).

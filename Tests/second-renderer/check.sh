@@ -113,7 +113,13 @@
 #    was taken at that row, short of the apex. The lean reaching that row
 #    now puts the tangent no lower (`leanReaches`).
 #    Measured: +4.05 / +4.04 ms before; +0.78 / +0.77 ms with it.
-# The accuracy tables of whole runners are `make accuracy-second`.
+# 7. Compressed frames: the ten quiet scenes of check 10 (seed 21) as a
+#    webcam's MJPEG AVI at JPEG quality 50, 4:2:2 (the lowest of issue
+#    55's range; cjpeg, decoded by libv4lconvert in `ts-gate replay`):
+#    JPEG's blocks and ringing must not make anything move. Nothing
+#    reported.
+# The accuracy tables of whole runners are `make accuracy-second`
+# (SECOND_MJPEG=Q for them through MJPEG).
 set -euo pipefail
 bin=${1:?usage: check.sh TS_GATE}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -121,13 +127,14 @@ py=$("$here/numpy-python.sh")
 
 # check DIR WITHIN TIMED RENDER-ARGS...: renders into DIR, replays, removes
 # DIR (the whole runners are 1.4 GB of Y4M), fails as evaluate.py does.
+# With mjpeg=Q set, replays the clips as MJPEG AVIs at JPEG quality Q.
 check() {
     local dir=$1 within=$2 timed=$3 status=0
     shift 3
     rm -rf "$dir"
     "$py" "$here/render.py" "$dir" --jobs 2 "$@" >/dev/null || return 1
     "$py" "$here/evaluate.py" "$bin" "$dir" --jobs 2 --require-within "$within" --require-timed "$timed" \
-        | tail -1 || status=$?
+        ${mjpeg:+--mjpeg "$mjpeg"} | tail -1 || status=$?
     rm -rf "$dir"
     return $status
 }
@@ -146,4 +153,5 @@ check build/second-renderer/quiet-plain 1 1.0 --count 0 --quiet-count 10 --seed 
 check build/second-renderer/quiet-hard 1 1.0 --count 0 --quiet-count 10 --seed 22 --profile hard || status=1
 check build/second-renderer/striped-shirt 6 1.0 --pick 6:1 --profile hard || status=1
 check build/second-renderer/parted-pair 1.5 1.0 --pick 9:6 || status=1
+mjpeg=50 check build/second-renderer/quiet-plain-mjpeg 1 1.0 --count 0 --quiet-count 10 --seed 21 || status=1
 exit $status

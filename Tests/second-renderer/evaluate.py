@@ -3,7 +3,7 @@
 detection error per mode and frame rate, and the share of timed crossings
 whose error lies within one and two of the uncertainty they report.
 
-  evaluate.py BIN CLIPDIR [--modes photo-finish,precision] [--jobs 2] [--verbose] [--out FILE]
+  evaluate.py BIN CLIPDIR [--modes photo-finish,precision] [--jobs 2] [--verbose] [--out FILE] [--mjpeg Q]
   evaluate.py --compare A B        clips whose error moved by more than 0.1 ms
 
 With --require-within MS and --require-timed F it is a check: it exits 1
@@ -15,6 +15,11 @@ Each clip is replayed with its truth's --gate, --exposure-ms and
 --readout-ms. A true crossing matches the nearest report of the same
 direction within 100 ms (each report once); an unmatched report, or any
 report on a quiet clip, is a false trigger. Host-only dev tool.
+
+With --mjpeg Q every clip is first encoded as a webcam would send it, an
+MJPEG AVI of JPEGs at quality Q with 4:2:2 chroma (Tests/mjpeg/y4m-to-mjpeg.py,
+cjpeg), cached in CLIPDIR/mjpeg-qQ/, and that AVI is replayed: `ts-gate
+replay` decodes it through libv4lconvert, as the box decodes an MJPEG camera.
 """
 import argparse
 import glob
@@ -25,6 +30,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+
+ENCODER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mjpeg", "y4m-to-mjpeg.py")
 
 WINDOW_NS = 100_000_000
 
@@ -85,6 +92,7 @@ def main():
     ap.add_argument("--compare", nargs=2)
     ap.add_argument("--require-within", type=float)
     ap.add_argument("--require-timed", type=float, default=0.0)
+    ap.add_argument("--mjpeg", type=int, metavar="Q", help="replay each clip as an MJPEG AVI at JPEG quality Q")
     a = ap.parse_args()
     if a.compare:
         return compare(*a.compare)
@@ -97,9 +105,25 @@ def main():
     modes = a.modes.split(",")
     jobs = [(m, mode) for m in metas for mode in modes]
 
+    def clip_path(m):
+        if a.mjpeg is None:
+            return os.path.join(a.clipdir, m["name"] + ".y4m")
+        return os.path.join(a.clipdir, f"mjpeg-q{a.mjpeg}", m["name"] + ".avi")
+
+    if a.mjpeg is not None:
+        os.makedirs(os.path.join(a.clipdir, f"mjpeg-q{a.mjpeg}"), exist_ok=True)
+
+        def encode(m):
+            out = clip_path(m)
+            if not os.path.exists(out):  # the encoder writes a .part and renames it
+                subprocess.run([sys.executable, ENCODER, os.path.join(a.clipdir, m["name"] + ".y4m"), out,
+                                "--quality", str(a.mjpeg)], check=True)
+        with ThreadPoolExecutor(a.jobs) as pool:
+            list(pool.map(encode, metas))
+
     def run(job):
         m, mode = job
-        reports, err = replay(a.binary, os.path.join(a.clipdir, m["name"] + ".y4m"), m, mode)
+        reports, err = replay(a.binary, clip_path(m), m, mode)
         return m, mode, reports, err
 
     with ThreadPoolExecutor(a.jobs) as pool:

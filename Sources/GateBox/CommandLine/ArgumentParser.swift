@@ -276,6 +276,8 @@ public enum ArgumentParser {
                 options.mode = try detectionMode(&cursor, argument)
             case "--json":
                 options.json = true
+            case "--fps":
+                options.frameRate = try frameRate(&cursor, argument)
             case "--images":
                 options.imagesDirectory = try cursor.value(for: argument, accepts: "a directory for the PNG pictures")
             case "-h", "--help":
@@ -285,12 +287,39 @@ public enum ArgumentParser {
                     file = argument
                     continue
                 }
-                throw unknown(argument, accepted: "FILE.y4m, --gate, --exposure-ms, --readout-ms, --mode, --json, --images")
+                throw unknown(argument, accepted: "FILE, --gate, --exposure-ms, --readout-ms, --mode, --fps, --json, --images")
             }
         }
-        guard let file else { throw UsageError("replay needs a file: a YUV4MPEG2 clip (ts-gate replay FILE.y4m [options])") }
+        guard let file else {
+            throw UsageError("replay needs a file: a YUV4MPEG2 clip, an MJPEG AVI or a raw MJPEG stream (ts-gate replay FILE [options])")
+        }
         options.file = file
         return options
+    }
+
+    /// `--fps N` or `--fps N/D` (120000/1001 for 119.88): a clip's exact rate.
+    static func frameRate(_ cursor: inout Cursor, _ argument: String) throws(UsageError) -> FrameRate {
+        let accepts = "frames per second as N or N/D, from 1 to 10000 (e.g. 120 or 120000/1001)"
+        let text = try cursor.value(for: argument, accepts: accepts)
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        var terms: [UInt32] = []
+        for part in parts {
+            var value: UInt64 = 0
+            for digit in part.utf8 where value <= UInt64(UInt32.max) {
+                guard digit >= 0x30 && digit <= 0x39 else { value = 0; break }
+                value = value * 10 + UInt64(digit - 0x30)
+            }
+            guard value > 0 && value <= UInt64(UInt32.max) else { break }
+            terms.append(UInt32(value))
+        }
+        guard terms.count == parts.count && (terms.count == 1 || terms.count == 2) else {
+            throw UsageError(argument + " expects " + accepts + ", got '" + text + "'")
+        }
+        let rate = FrameRate(numerator: terms[0], denominator: terms.count == 2 ? terms[1] : 1)
+        guard rate.framesPerSecond >= 1 && rate.framesPerSecond <= 10000 else {
+            throw UsageError(argument + " expects " + accepts + ", got '" + text + "'")
+        }
+        return rate
     }
 
     static func nanos(milliseconds: Double) -> Int64 { Int64((milliseconds * 1e6).rounded()) }

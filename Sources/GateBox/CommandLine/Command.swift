@@ -63,8 +63,10 @@ public struct ResultsOptions: Equatable {
 }
 
 public struct ReplayOptions: Equatable {
-    /// The YUV4MPEG2 clip to replay.
+    /// The clip to replay: YUV4MPEG2, MJPEG AVI or raw MJPEG stream.
     public var file: String
+    /// The clip's frame rate, over the file's own; a raw MJPEG stream needs it.
+    public var frameRate: FrameRate?
     public var gatePosition = 0.5
     public var exposureNanos: Int64 = 0
     public var readoutNanos: Int64 = 0

@@ -1,10 +1,12 @@
 import GateCore
 import GateDevices
 
-/// `ts-gate replay FILE.y4m`: runs a detector over every frame of a
-/// YUV4MPEG2 clip, in the clip's own time base (frame i at i x den / num s),
-/// and prints each crossing as it is found, as a table or as JSON lines.
-/// The clip is streamed: one frame in memory (a dozen with `--images`), whatever its length.
+/// `ts-gate replay FILE`: runs a detector over every frame of a YUV4MPEG2
+/// clip, an MJPEG AVI or a raw MJPEG stream (VideoFileReader: told apart by
+/// content, JPEGs decoded by libv4lconvert as the box decodes its camera's),
+/// in the clip's own time base (frame i at i x den / num s), and prints each
+/// crossing as it is found, as a table or as JSON lines. The clip is
+/// streamed: one frame in memory (a dozen with `--images`), whatever its length.
 enum ReplayCommand {
     static func run(_ options: ReplayOptions, console: Console) -> Int32 {
         let path = options.file
@@ -20,11 +22,11 @@ enum ReplayCommand {
             return fail(path + ": cannot open: " + error.description)
         }
         defer { descriptor.close() }
-        let reader: Y4MFileReader
+        let reader: VideoFileReader
         do {
-            reader = try Y4MFileReader(source: FileByteSource(descriptor))
+            reader = try VideoFileReader(path: path, descriptor: descriptor, frameRate: options.frameRate)
         } catch {
-            return fail(path + ": " + error.message)
+            return fail(error.message)
         }
         let header = reader.header
         let size = String(header.width) + "x" + String(header.height)
@@ -85,11 +87,11 @@ enum ReplayCommand {
             do {
                 next = try reader.nextFrame()
             } catch {
-                failure = path + ": " + error.message
+                failure = error.message
                 break
             }
             guard let frame = next else { break }
-            let index = reader.frameCount - 1
+            let index = reader.lastIndex
             pictures?.record(frame, index: index)
             if let crossing = detector.process(frame) { show(crossing) }
             if let picturesFailure { return fail(picturesFailure) }
@@ -111,7 +113,8 @@ enum ReplayCommand {
         }
         if let failure { return fail(failure) }
 
-        let frames = reader.frameCount
+        // An AVI's frames dropped by the recorder count: they took their time.
+        let frames = reader.timeBaseFrames
         let durationNanos = header.frameRate.timestampNanos(frame: frames)
         if options.json {
             var w = JSONLineWriter()

@@ -28,6 +28,10 @@ struct BufferedInput<Source: ByteSource> {
     /// The unread byte `index` places ahead (index < buffered).
     func byte(at index: Int) -> UInt8 { storage[start + index] }
 
+    /// The unread bytes already in the buffer, in place: valid until the
+    /// next call that reads or consumes.
+    var unread: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[start..<end]) }
+
     /// Up to `count` unread bytes, copied (for error messages).
     func peek(_ count: Int) -> [UInt8] {
         Array(UnsafeRawBufferPointer(rebasing: storage[start..<(start + min(count, buffered))]))

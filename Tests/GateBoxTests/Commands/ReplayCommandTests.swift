@@ -21,15 +21,28 @@ import GateDevices
             Issue.record("not replay"); return
         }
         #expect(precision.mode == .precision)
+        guard case .replay(let ntsc) = try ArgumentParser.parse(["replay", "x.mjpeg", "--fps", "120000/1001"]),
+              case .replay(let whole) = try ArgumentParser.parse(["replay", "x.mjpeg", "--fps", "240"]) else {
+            Issue.record("not replay"); return
+        }
+        #expect(ntsc.frameRate == FrameRate(numerator: 120_000, denominator: 1001))
+        #expect(whole.frameRate == FrameRate(numerator: 240, denominator: 1))
     }
 
-    static let accepted = "FILE.y4m, --gate, --exposure-ms, --readout-ms, --mode, --json, --images"
+    static let accepted = "FILE, --gate, --exposure-ms, --readout-ms, --mode, --fps, --json, --images"
+    static let needsFile = "replay needs a file: a YUV4MPEG2 clip, an MJPEG AVI or a raw MJPEG stream (ts-gate replay FILE [options])"
+    static let fps = "frames per second as N or N/D, from 1 to 10000 (e.g. 120 or 120000/1001)"
 
     @Test(arguments: [
-        (["replay"], "replay needs a file: a YUV4MPEG2 clip (ts-gate replay FILE.y4m [options])"),
-        (["replay", "--json"], "replay needs a file: a YUV4MPEG2 clip (ts-gate replay FILE.y4m [options])"),
+        (["replay"], needsFile),
+        (["replay", "--json"], needsFile),
         (["replay", "a.y4m", "b.y4m"], "unexpected argument 'b.y4m' (accepted here: " + accepted + ")"),
-        (["replay", "a.y4m", "--fps", "30"], "unknown option '--fps' (accepted here: " + accepted + ")"),
+        (["replay", "a.y4m", "--fps", "0"], "--fps expects " + fps + ", got '0'"),
+        (["replay", "a.y4m", "--fps", "30/"], "--fps expects " + fps + ", got '30/'"),
+        (["replay", "a.y4m", "--fps", "29.97"], "--fps expects " + fps + ", got '29.97'"),
+        (["replay", "a.y4m", "--fps", "1/2"], "--fps expects " + fps + ", got '1/2'"),
+        (["replay", "a.y4m", "--fps", "99999999999"], "--fps expects " + fps + ", got '99999999999'"),
+        (["replay", "a.y4m", "--fps"], "--fps needs a value: " + fps),
         (["replay", "a.y4m", "--mode", "fast"], "--mode expects photo-finish, precision or experimental, got 'fast'"),
         (["replay", "a.y4m", "--mode"], "--mode needs a value: photo-finish, precision or experimental"),
         (["replay", "a.y4m", "--gate", "1.5"], "--gate expects a fraction of the image width from 0.1 to 0.9, got '1.5'"),
@@ -297,7 +310,7 @@ struct CapturedRun {
         #expect(FileManager.default.fileExists(atPath: dir.path + "/pics/crossing-01-strip.png"))
         #expect(FileManager.default.fileExists(atPath: dir.path + "/pics/crossing-01-frame.png"))
         let help = try ProgramTests.run(["--help"])
-        #expect(help.output.contains("ts-gate replay FILE.y4m [options]"))
+        #expect(help.output.contains("ts-gate replay FILE [options]"))
     }
 
     /// A 32x24 grey clip of `frames` frames, cut to `keep` bytes if given.
@@ -325,7 +338,8 @@ struct CapturedRun {
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: text))
         let notClip = try ProgramTests.run(["replay", text])
         #expect(notClip.status == 1)
-        #expect(notClip.errors == "ts-gate: " + text + ": header (byte 0): expected the signature 'YUV4MPEG2 ', found 'hello\\x0a'\n")
+        #expect(notClip.errors == "ts-gate: " + text + ": expected a YUV4MPEG2 clip ('YUV4MPEG2 '), an MJPEG AVI "
+            + "('RIFF' <size> 'AVI ') or a raw MJPEG stream (JPEGs, from FF D8 FF), found 'hello\\x0a'\n")
 
         let missing = try ProgramTests.run(["replay", "/nonexistent/clip.y4m"])
         #expect(missing.status == 1)
