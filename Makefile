@@ -33,7 +33,7 @@ DATA_DIR ?= $(HOME)/.local/share/ts-gate
 # headers (gate-accuracy --mjpeg encodes with it; the firmware only decodes).
 HOST_PACKAGES := libv4l-dev libgpiod-dev libbluetooth-dev libasound2-dev \
                  libi2c-dev zlib1g-dev linux-libc-dev qemu-user-static file \
-                 libjpeg-turbo-progs libjpeg62-turbo-dev
+                 libjpeg-turbo-progs libjpeg-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # One host build for everything: optimised (the detector's pixel loops run
 # 20-50 times slower unoptimised, and the firmware is optimised too), with

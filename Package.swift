@@ -59,7 +59,7 @@ let package = Package(
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
         // Host-only tools (may use Foundation): `make accuracy`, and the
-        // JPEG encoder of its --mjpeg (libjpeg62-turbo-dev; never in the firmware).
+        // JPEG encoder of its --mjpeg (libjpeg-dev; never in the firmware).
         .executableTarget(name: "gate-accuracy", dependencies: ["GateCore", "GateDevices", "GateSim", "CAccuracyJPEG"],
                           path: "Tests/Accuracy"),
         .target(name: "CAccuracyJPEG", path: "Tests/AccuracyJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
