@@ -8,7 +8,8 @@
 final class Silhouette: ReadsWorkPlanes {
     let planes: WorkPlanes
     let scene: SceneModel
-    var still: UnsafeMutablePointer<UInt8> { scene.still }
+    /// The scene model's still counts (its buffer, held here too).
+    let still: UnsafeMutablePointer<UInt8>
     var absorbFrames: Int { scene.absorbFrames }
     var hideFrames: Int { scene.hideFrames }
     var updateShift: Int { scene.updateShift }
@@ -18,6 +19,7 @@ final class Silhouette: ReadsWorkPlanes {
     init(planes: WorkPlanes, scene: SceneModel) {
         self.planes = planes
         self.scene = scene
+        still = scene.still
     }
 
     /// The silhouette into `mask` (1 where the pixel is farther from its
@@ -35,6 +37,7 @@ final class Silhouette: ReadsWorkPlanes {
     /// empty 640x480 frame); and the slow update on a quarter of the rows
     /// each frame, in steps four times as large (the same time constant).
     func segment() -> Int {
+        let width = self.width
         var count = 0
         let absorb = UInt8(absorbFrames)
         let hide = UInt8(hideFrames)
@@ -133,6 +136,8 @@ final class Silhouette: ReadsWorkPlanes {
                      absorb: UInt8, hide: UInt8, hid: inout Bool) -> Int {
         let step = StillStep(inverse: inverse, previousInverse: previousInverse, stillBound: stillBound,
                              absorb: absorb, hide: hide)
+        // The planes' width read once: the loop's stores could otherwise make it read again each turn.
+        let width = self.width
         let pixels = UnsafeRawPointer(current + row), before = UnsafeRawPointer(previous + row)
         let silhouette = UnsafeMutableRawPointer(mask + row), unchanged = UnsafeMutableRawPointer(still + row)
         var count = 0

@@ -14,8 +14,9 @@ final class TorsoEdges: ReadsWorkPlanes {
     let settings: DetectorSettings
     let bodies: BodyFinder
     let torsos: TorsoFinder
-    var rightFront: UnsafeMutablePointer<Double> { torsos.rightFront }
-    var leftFront: UnsafeMutablePointer<Double> { torsos.leftFront }
+    /// The torso stage's opened fronts (its buffers, held here too).
+    let rightFront: UnsafeMutablePointer<Double>
+    let leftFront: UnsafeMutablePointer<Double>
     /// Per row of the torso being measured: its front edge (NaN: no clean
     /// edge; infinite: a limb runs on from the torso's front), that edge
     /// brought to one instant (NaN also where the edge is not the torso's
@@ -49,6 +50,8 @@ final class TorsoEdges: ReadsWorkPlanes {
         self.settings = settings
         self.bodies = bodies
         self.torsos = torsos
+        rightFront = torsos.rightFront
+        leftFront = torsos.leftFront
         rowEdge = .allocate(capacity: planes.height)
         rowAligned = .allocate(capacity: planes.height)
         rowLuma = .allocate(capacity: planes.height)

@@ -14,8 +14,9 @@ final class TorsoFinder: ReadsWorkPlanes {
     let settings: DetectorSettings
     let bodies: BodyFinder
     let depth: TorsoDepth
-    var distance: PrecisionDistance { depth.distance }
-    var people: UnsafeMutablePointer<Body> { depth.people }
+    /// The depth stage's distances and people (its own, held here too).
+    let distance: PrecisionDistance
+    let people: UnsafeMutablePointer<Body>
     /// Core pixels (1), those of candidate c marked 2 + c.
     let core: UnsafeMutablePointer<UInt8>
     let coreRuns: PrecisionRuns
@@ -51,6 +52,8 @@ final class TorsoFinder: ReadsWorkPlanes {
         self.settings = settings
         self.bodies = bodies
         self.depth = depth
+        distance = depth.distance
+        people = depth.people
         let (width, height) = (planes.width, planes.height)
         core = .allocate(capacity: planes.pixelCount)
         core.initialize(repeating: 0, count: planes.pixelCount)

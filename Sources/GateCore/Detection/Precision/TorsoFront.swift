@@ -10,9 +10,10 @@ final class TorsoFront: ReadsWorkPlanes {
 
     let planes: WorkPlanes
     let edges: TorsoEdges
-    var rowEdge: UnsafeMutablePointer<Double> { edges.rowEdge }
-    var rowAligned: UnsafeMutablePointer<Double> { edges.rowAligned }
-    var rowBackAligned: UnsafeMutablePointer<Double> { edges.rowBackAligned }
+    /// The edge stage's rows (its buffers, held here too: read in every loop).
+    let rowEdge: UnsafeMutablePointer<Double>
+    let rowAligned: UnsafeMutablePointer<Double>
+    let rowBackAligned: UnsafeMutablePointer<Double>
     var leanTolerance: Double { edges.leanTolerance }
 
     struct FrontSample { var front: Double; var nanos: Int64 }
@@ -20,6 +21,9 @@ final class TorsoFront: ReadsWorkPlanes {
     init(planes: WorkPlanes, edges: TorsoEdges) {
         self.planes = planes
         self.edges = edges
+        rowEdge = edges.rowEdge
+        rowAligned = edges.rowAligned
+        rowBackAligned = edges.rowBackAligned
     }
 
     /// The torso's front this frame: each row's sub-pixel edge where the
