@@ -112,6 +112,12 @@ enum ReplayCommand {
             return fail(error.message)
         }
         if let failure { return fail(failure) }
+        if let first = reader.firstUndecodable {
+            let skipped = reader.undecodableFrames
+            guard reader.frameCount > 0 else { return fail(path + ": no frame could be decoded (" + first + ")") }
+            console.problem("ts-gate: " + path + ": " + String(skipped) + (skipped == 1 ? " frame" : " frames")
+                + " skipped, as the box skips a frame it cannot decode (the first: " + first + ")")
+        }
 
         // An AVI's frames dropped by the recorder count: they took their time.
         let frames = reader.timeBaseFrames
@@ -130,6 +136,7 @@ enum ReplayCommand {
             w.number("exposureMs", Double(options.exposureNanos) / 1e6, places: 3)
             w.number("readoutMs", Double(options.readoutNanos) / 1e6, places: 3)
             w.int("frames", frames)
+            if reader.undecodableFrames > 0 { w.int("skippedFrames", Int64(reader.undecodableFrames)) }
             w.int("durationNanos", durationNanos)
             w.int("crossings", crossings)
             if let pictures { w.string("imagesDirectory", pictures.directory) }

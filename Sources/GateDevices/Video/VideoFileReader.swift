@@ -17,6 +17,11 @@ public final class VideoFileReader {
     /// The index of the last frame returned in the time base: frameCount - 1
     /// but for an AVI's dropped frames, which take an index each.
     public private(set) var lastIndex = -1
+    /// JPEGs libv4lconvert could not decode: skipped, as the box skips a
+    /// camera frame it cannot decode (libv4l2 answers EAGAIN), so one bad
+    /// frame does not lose a coach's recording. The first one's problem.
+    public private(set) var undecodableFrames = 0
+    public private(set) var firstUndecodable: String?
     private let frames: Frames
     /// Set when the caller's frame rate overrides a Y4M's own.
     private let restamp: FrameRate?
@@ -112,18 +117,29 @@ public final class VideoFileReader {
     }
 
     private func decoded(_ reader: some JPEGFrameSource, _ decoder: MJPEGDecoder) throws(GateError) -> LumaFrame? {
-        let next: JPEGFrame?
-        do { next = try reader.nextJPEG() } catch { throw GateError(path, error.message) }
-        guard let jpeg = next else { return nil }
-        let luma: UnsafePointer<UInt8>
-        do {
-            luma = try decoder.decode(jpeg.bytes)
-        } catch {
-            throw GateError(path, "frame " + String(jpeg.index) + " (byte " + String(jpeg.offset)
-                + "): libv4lconvert cannot decode its JPEG: " + error.problem)
+        while true {
+            let next: JPEGFrame?
+            do { next = try reader.nextJPEG() } catch { throw GateError(path, error.message) }
+            guard let jpeg = next else { return nil }
+            let luma: UnsafePointer<UInt8>
+            do {
+                luma = try decoder.decode(jpeg.bytes)
+            } catch {
+                undecodableFrames += 1
+                lastIndex = jpeg.index
+                if firstUndecodable == nil {
+                    firstUndecodable = "frame " + String(jpeg.index) + " (byte " + String(jpeg.offset)
+                        + "): libv4lconvert cannot decode its JPEG: " + error.problem
+                }
+                continue
+            }
+            return frame(jpeg, luma)
         }
-        return LumaFrame(pixels: luma, width: header.width, height: header.height, rowStride: header.width,
-                         pixelStride: 1, timestampNanos: header.frameRate.timestampNanos(frame: jpeg.index),
-                         sequence: UInt32(truncatingIfNeeded: jpeg.index))
+    }
+
+    private func frame(_ jpeg: JPEGFrame, _ luma: UnsafePointer<UInt8>) -> LumaFrame {
+        LumaFrame(pixels: luma, width: header.width, height: header.height, rowStride: header.width,
+                  pixelStride: 1, timestampNanos: header.frameRate.timestampNanos(frame: jpeg.index),
+                  sequence: UInt32(truncatingIfNeeded: jpeg.index))
     }
 }

@@ -62,4 +62,36 @@ import GateCore
         #expect(cut.status == 1 && cut.errors.contains("cut.mjpeg: frame \(clip.frames - 1) (byte "), "\(cut.errors)")
         #expect(cut.errors.hasSuffix("before its end (FF D9)\n"), "\(cut.errors)")
     }
+
+    /// A frame libv4lconvert cannot decode (a 12-bit JPEG among 8-bit ones,
+    /// as a glitching camera or a damaged file may hold) is skipped, as the
+    /// box skips it, and said once: the rest of the recording is timed.
+    @Test func aFrameThatCannotBeDecodedIsSkippedAndSaid() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clip = try RenderedClip.oneRunner(path: dir.path + "/clip.y4m")
+        try Self.encode(clip.path, to: dir.path + "/clip.mjpeg")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.path + "/clip.mjpeg")))
+        // The fifth JPEG's frame header (FF C0, length, precision): precision 12.
+        var starts: [Int] = []
+        for i in 0..<(bytes.count - 2) where bytes[i] == 0xFF && bytes[i + 1] == 0xD8 && bytes[i + 2] == 0xFF {
+            starts.append(i)
+        }
+        try #require(starts.count == clip.frames)
+        let sof = try #require((starts[4]..<starts[5]).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[sof + 4] = 12
+        try Data(bytes).write(to: URL(fileURLWithPath: dir.path + "/glitch.mjpeg"))
+        let run = try CapturedRun(["replay", dir.path + "/glitch.mjpeg", "--fps", "120", "--json",
+                                   "--readout-ms", "8", "--exposure-ms", "1"], in: dir)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.hasPrefix("ts-gate: " + dir.path + "/glitch.mjpeg: 1 frame skipped, as the box skips a frame "
+            + "it cannot decode (the first: frame 4 (byte \(starts[4])): libv4lconvert cannot decode its JPEG: "),
+            "\(run.errors)")
+        let found = try Self.crossings(run)
+        try #require(found.count == 1, "\(run.output)")
+        let time = try #require(found[0]["crossingTimeNanos"] as? Int64)
+        #expect(abs(time - clip.truthNanos[0]) <= 1_500_000, "error \(Double(time - clip.truthNanos[0]) / 1e6) ms")
+        let end = try #require(try run.jsonLines().last)
+        #expect(end["frames"] as? Int == clip.frames && end["skippedFrames"] as? Int == 1)
+    }
 }
