@@ -28,7 +28,8 @@ import Testing
     }
 
     static func encode(_ luma: [UInt8]) throws -> [UInt8] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ts-gate-mjpeg-\(getpid())")
+        // One directory per call: tests that encode run in parallel.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ts-gate-mjpeg-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var ppm = Array("P6\n\(width) \(height)\n255\n".utf8)
