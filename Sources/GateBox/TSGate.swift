@@ -45,6 +45,11 @@ public enum TSGate {
             return BLEProbeCommand.run(options, console: console)
         case .replay(let options):
             return ReplayCommand.run(options, console: console)
+        case .presets:
+            console.line(PresetsCommand.table())
+            return 0
+        case .calc(let options):
+            return CalcCommand.run(options, console: console)
         }
     }
 
@@ -52,16 +57,20 @@ public enum TSGate {
         ts-gate: firmware of a sprint-timing gate box
 
         usage:
-          ts-gate run [--board F] [--config F] [--data-dir D]   the box on its devices (until SIGTERM)
+          ts-gate run [--board F] [--config F] [--data-dir D] [--preset ID]   the box on its devices (until SIGTERM)
           ts-gate --simulate [options]        play a whole session of one box on simulated devices
           ts-gate results [options]           print saved sessions
           ts-gate replay FILE [options]       time the crossings in a clip: Y4M, MJPEG AVI or raw MJPEG
           ts-gate render CLIP [options]       write a rendered test clip (Y4M) and its truth
           ts-gate selftest [--board F] [--config F]   probe every device the board names
           ts-gate peers --scan [--controller hciN] [--seconds S]   list the boxes nearby (Bluetooth LE)
+          ts-gate presets                     the tests a coach picks by name (preset = ID, --preset ID)
+          ts-gate calc wind --event 100m|200m --time T --wind W   a time in a wind as its still-air time
+          ts-gate calc convert --from 60m|100m|200m --time T [--women]   equivalent 60, 100, 200 m times
           ts-gate --help | --version
 
         --simulate options:
+          --preset ID     a preset's start type and gates (a flying preset is a race of its boxes)
           --seed N        scenario seed (default 1); the same seed gives the same session
           --runs N        laps after a flying start, or runs from a start, 1-1000 (default 4)
           --fps N         camera frames per second, 30-1000 (default 120)
@@ -92,6 +101,7 @@ public enum TSGate {
           --data-dir D    where sessions were written
           --session ID    only this session (e.g. session-0001)
           --csv           CSV instead of tables
+          --units U       speeds in m/s, km/h, mph or knots, or several: m/s,km/h (default m/s, km/h, mph)
 
         replay options:
           --gate F          gate line as a fraction of the image width, 0.1-0.9 (default 0.5)

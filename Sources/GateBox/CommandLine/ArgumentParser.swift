@@ -28,7 +28,11 @@ public enum ArgumentParser {
             var options = RunOptions()
             while let argument = cursor.next() {
                 if try parseSettingsSource(argument, &cursor, into: &options.sources) { continue }
-                guard argument == "--data-dir" else { throw unknown(argument, accepted: "--board, --config, --data-dir") }
+                if argument == "--preset" {
+                    options.sources.preset = try preset(&cursor, argument).id
+                    continue
+                }
+                guard argument == "--data-dir" else { throw unknown(argument, accepted: "--board, --config, --data-dir, --preset") }
                 options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             }
             return .run(options)
@@ -79,6 +83,13 @@ public enum ArgumentParser {
         case "render":
             cursor.skip()
             return .render(try parseRender(&cursor))
+        case "presets":
+            cursor.skip()
+            if let extra = cursor.next() { throw unknown(extra, accepted: "nothing: ts-gate presets lists every preset") }
+            return .presets
+        case "calc":
+            cursor.skip()
+            return .calc(try parseCalc(&cursor))
         case "replay":
             cursor.skip()
             return .replay(try parseReplay(&cursor))
@@ -95,7 +106,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, selftest, peers, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, presets, calc, selftest, peers, --help, --version)")
         }
     }
 
@@ -139,10 +150,22 @@ public enum ArgumentParser {
         return mode
     }
 
+    /// `--preset ID`, for run and --simulate.
+    static func preset(_ cursor: inout Cursor, _ argument: String) throws(UsageError) -> Preset {
+        let id = try cursor.value(for: argument, accepts: "a preset's id: " + Preset.ids)
+        guard let preset = Preset.named(id) else {
+            throw UsageError(argument + ": no preset '" + id + "'; expected one of " + Preset.ids + " (ts-gate presets lists them)")
+        }
+        return preset
+    }
+
     static func parseSimulate(_ cursor: inout Cursor) throws(UsageError) -> SimulateOptions {
         var options = SimulateOptions()
+        var startGiven = false, distancesGiven = false
         while let argument = cursor.next() {
             switch argument {
+            case "--preset":
+                options.preset = try preset(&cursor, argument)
             case "--seed":
                 options.simulation.seed = UInt64(try cursor.integer(for: argument, in: 0...Int64.max, accepts: "a non-negative integer"))
             case "--runs":
@@ -159,6 +182,7 @@ public enum ArgumentParser {
                     throw UsageError("--start: expected " + StartType.names + ", got '" + name + "'")
                 }
                 options.simulation.startType = type
+                startGiven = true
             case "--mode":
                 options.mode = try detectionMode(&cursor, argument)
             case "--knock":
@@ -180,13 +204,15 @@ public enum ArgumentParser {
                 var race = options.race ?? RaceSimulationOptions()
                 try parseRaceOption(argument, &cursor, &race)
                 options.race = race
+                if argument == "--distance" || argument == "--distances" { distancesGiven = true }
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, "
+                throw unknown(argument, accepted: "--preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, "
                               + "--boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller")
             }
         }
+        if let preset = options.preset { try applyPreset(preset, to: &options, startGiven: startGiven, distancesGiven: distancesGiven) }
         if options.race != nil && options.simulation.startType == .voice {
             throw UsageError("--start voice with --boxes: the race simulator calls countdowns, not voice starts (use --start countdown)")
         }
@@ -211,6 +237,30 @@ public enum ArgumentParser {
         return options
     }
 
+    /// A preset on the simulator: its start type unless --start names one it
+    /// allows; a flying preset is a race of its boxes (its clock starts at
+    /// the first gate); --boxes N places its gates unless --distance(s) do.
+    static func applyPreset(_ preset: Preset, to options: inout SimulateOptions, startGiven: Bool, distancesGiven: Bool) throws(UsageError) {
+        if startGiven {
+            guard preset.startTypes.contains(options.simulation.startType) else {
+                throw UsageError("--preset " + preset.id + " with --start " + options.simulation.startType.name + ": the preset takes " + preset.startTypeNames)
+            }
+        } else {
+            options.simulation.startType = preset.defaultStartType
+        }
+        if preset.needsStartGate && options.race == nil { options.race = RaceSimulationOptions() }
+        guard var race = options.race else { return }
+        guard preset.maxDevices > 1 else {
+            throw UsageError("--preset " + preset.id + " with --boxes " + String(race.boxes) + ": the preset is one box's (" + preset.name + ")")
+        }
+        guard (preset.minDevices...preset.maxDevices).contains(race.boxes) else {
+            throw UsageError("--preset " + preset.id + " with --boxes " + String(race.boxes) + ": the preset takes "
+                + String(preset.minDevices) + (preset.maxDevices > preset.minDevices ? "-" + String(preset.maxDevices) : "") + " boxes")
+        }
+        if !distancesGiven { race.distances = Array(preset.gates(boxes: race.boxes).dropFirst()) }
+        options.race = race
+    }
+
     static func parseResults(_ cursor: inout Cursor) throws(UsageError) -> ResultsOptions {
         var options = ResultsOptions()
         while let argument = cursor.next() {
@@ -221,8 +271,12 @@ public enum ArgumentParser {
                 options.csv = true
             case "--session":
                 options.session = try cursor.value(for: argument, accepts: "a session id such as session-0001")
+            case "--units":
+                let text = try cursor.value(for: argument, accepts: SpeedUnit.names)
+                guard let units = SpeedUnit.list(text) else { throw UsageError("--units expects " + SpeedUnit.names + ", got '" + text + "'") }
+                options.speedUnits = units
             default:
-                throw unknown(argument, accepted: "--data-dir, --csv, --session")
+                throw unknown(argument, accepted: "--data-dir, --csv, --session, --units")
             }
         }
         return options

@@ -11,6 +11,9 @@ public enum Command: Equatable {
     case run(RunOptions)
     case peers(PeersOptions)
     case bleProbe(BLEProbeOptions)
+    /// `ts-gate presets`: the table of presets.
+    case presets
+    case calc(CalcOptions)
     case help
     case version
 }
@@ -51,11 +54,15 @@ public struct SimulateOptions: Equatable {
     public var fast = false
     /// The voice's clips; nil: build/voice if there, else /usr/share/ts-gate/voice.
     public var voiceDirectory: String?
+    /// `--preset ID`: its start type and gates, and its id in the records.
+    public var preset: Preset?
     public init() {}
 }
 
 public struct ResultsOptions: Equatable {
     public var dataDirectory: String?
+    /// `--units`: the speeds' units in tables.
+    public var speedUnits = SpeedUnit.standard
     public var csv = false
     /// One session ("session-0003"); nil: every session.
     public var session: String?
@@ -105,6 +112,7 @@ public struct SelftestOptions: Equatable {
 }
 
 public struct RunOptions: Equatable {
+    /// With `--preset ID` among them, over the configuration's.
     var sources = SettingsSources()
     /// Overrides the settings' results.dir.
     public var dataDirectory: String?
@@ -140,4 +148,12 @@ public struct BLEProbeOptions: Equatable {
     /// Connecting: keep the link this long before closing it.
     public var holdMillis = 0
     public init() {}
+}
+
+/// `ts-gate calc wind|convert`: the sprint calculators (seed 000 sections 15.5, 24.11, 24.12).
+public enum CalcOptions: Equatable {
+    /// A time run with `wind` m/s (+ tailwind) as its zero-wind equivalent.
+    case wind(event: WindCorrection.Event, seconds: Double, wind: Double)
+    /// A time at one of 60, 100, 200 m as its equivalents at the others.
+    case convert(from: SprintEquivalents.Event, seconds: Double, sex: SprintEquivalents.Sex)
 }

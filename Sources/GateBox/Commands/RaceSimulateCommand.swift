@@ -90,6 +90,8 @@ enum RaceSimulateCommand {
             configuration.detection = options.mode
             configuration.startType = standingStartBox ? startType : .flying
             configuration.voice = voice.voice
+            configuration.preset = options.preset
+            configuration.distanceMetres = race.distances.last
             var setup = RaceSetup(sessionId: sessionId, deviceName: RaceSimulateCommand.name(box, boxes),
                                   role: box == 0 ? .start : (box == boxes - 1 ? .finish : .lap), plan: box == 0 ? plan : nil)
             setup.preciseSync = !race.plainSync && !race.plainOnlyBoxes.contains(box)

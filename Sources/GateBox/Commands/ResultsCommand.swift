@@ -64,8 +64,8 @@ enum ResultsCommand {
                 for c in crossings { console.line(ResultsTable.csvRow(c)) }
                 for r in raceRuns { console.line(ResultsTable.csvRow(r, sessionId: header?.sessionId ?? id)) }
             } else {
-                console.line(ResultsTable.render(session: header, crossings: crossings, ended: end)
-                             + ResultsTable.renderRace(raceRuns))
+                console.line(ResultsTable.render(session: header, crossings: crossings, ended: end, units: options.speedUnits)
+                             + ResultsTable.renderRace(raceRuns, units: options.speedUnits))
             }
         }
         return status

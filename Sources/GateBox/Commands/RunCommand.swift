@@ -80,6 +80,9 @@ enum RunCommand {
         configuration.settingsRefused = refusal
         configuration.voiceSettings = settings.voice
         configuration.voice = voice.voice
+        configuration.preset = settings.preset
+        configuration.distanceMetres = settings.presetDistanceMetres
+        configuration.speedUnits = settings.speedUnits
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
         if voice.trouble.isEmpty { console.line(voice.line) } else { console.warning(voice.line) }
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))

@@ -6,6 +6,8 @@ import GateDevices
 struct SettingsSources: Equatable {
     var boardFile: String?
     var configFile: String?
+    /// `run --preset ID`: over the configuration's preset.
+    var preset: String?
 
     static let installedBoard = "/etc/ts-gate/board.conf"
     static let installedConfig = "/etc/ts-gate/ts-gate.conf"
@@ -34,7 +36,13 @@ struct SettingsSources: Equatable {
                 throw GateError(error.file + " line " + String(error.line), error.problem)
             }
         }
+        if let preset {
+            do { try settings.apply([KeyValueEntry(key: "preset", value: preset, line: 0)], file: "--preset") } catch {
+                throw GateError("--preset", error.problem)
+            }
+        }
         do { try settings.validate() } catch {
+            if error.file == "--preset" { throw GateError("--preset " + (preset ?? ""), error.problem) }
             throw GateError(error.file + " line " + String(error.line), error.problem)
         }
         return settings

@@ -33,6 +33,8 @@ enum SimulateCommand {
         configuration.detection = options.mode
         configuration.voiceSettings = simulation.voiceSettings
         configuration.voice = voice.voice
+        configuration.preset = options.preset
+        configuration.distanceMetres = options.preset?.metres
         console.line("ts-gate " + Version.text + ": simulating one box, seed " + String(options.simulation.seed)
             + ", " + String(options.simulation.runs) + (options.simulation.startType == .flying ? " laps, " : " " + options.simulation.startType.name + " runs, ") + (options.fast ? "fast (virtual clock)" : "real time (Ctrl-C stops)"))
         console.line(voice.line)

@@ -22,6 +22,12 @@ public struct BoxConfiguration {
     /// How starts are called and times spoken, and the clips that say them.
     public var voiceSettings = VoiceSettings()
     public var voice = Voice()
+    /// The preset the session times (recorded in its header), and the
+    /// distance it times in metres when it has one.
+    public var preset: Preset?
+    public var distanceMetres: Double?
+    /// How speeds are shown in live lines.
+    public var speedUnits = SpeedUnit.standard
 
     public init(detector: DetectorSettings, viewWidthMetres: Double, deviceId: String, simulated: Bool, seed: UInt64?) {
         self.detector = detector
@@ -178,12 +184,14 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// `run` calls it; a driver of several boxes calls it for each.
     public mutating func begin() throws(GateError) {
         let format = platform.camera.format
-        let header = SessionRecord(
+        var header = SessionRecord(
             sessionId: log.sessionId, deviceId: configuration.deviceId, mode: configuration.race == nil ? "solo" : "race",
             startType: configuration.startType.code,
             detection: configuration.detection.name, fps: format.fps, width: format.width, height: format.height,
             gatePosition: configuration.detector.gatePosition, viewWidthMetres: configuration.viewWidthMetres,
             timestamp: platform.wallClockMillis, simulated: configuration.simulated, seed: configuration.seed)
+        header.preset = configuration.preset?.id
+        header.distanceMetres = configuration.preset != nil ? configuration.distanceMetres : nil
         try log.append(header.jsonLine())
         self.header = header
         if let race = configuration.race {
@@ -191,6 +199,11 @@ public struct BoxLoop<Platform: GatePlatform> {
                 + (configuration.simulated ? "" : "; press the button to arm"))
         } else {
             say("session \(log.sessionId): solo, \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps; press the button to arm")
+        }
+        if let preset = configuration.preset {
+            say("preset " + preset.id + ": " + preset.name + ", "
+                + Preset.distanceText(metres: configuration.distanceMetres ?? preset.metres, yards: preset.yards))
+            if configuration.race == nil, let missing = PresetAlone.missing(preset, startType: configuration.startType) { warn(missing) }
         }
         if let refused = configuration.settingsRefused {
             warn("settings refused: " + refused)
@@ -487,7 +500,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         try log.append(saved.jsonLine())
         records.append(saved)
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
-        say(ResultsTable.liveLine(saved, runs: configuration.startType.isExternal))
+        say(ResultsTable.liveLine(saved, runs: configuration.startType.isExternal, units: configuration.speedUnits))
         try speak(lap)
         if configuration.startType.isExternal && session.state == .armed { say("ready for the next start") }
         if session.state == .idle {

@@ -76,6 +76,22 @@ public struct BoxSettings: Equatable, Sendable {
     public var voice = VoiceSettings()
     /// The voice's WAV clips (`make voice`; the SD image's /usr/share/ts-gate/voice).
     public var voiceDirectory = "/usr/share/ts-gate/voice"
+    /// The test a coach picked (`preset`): it sets the start type and the
+    /// race's gates unless start.type or race.gates say otherwise.
+    public var preset: Preset?
+    /// A selectable preset's distance (Flying Sprint: 10, 20 or 30 m).
+    public var presetMetres: Double?
+    /// How speeds are shown in tables and live lines (`speed.units`).
+    public var speedUnits = SpeedUnit.standard
+    /// Which keys were set explicitly, and where the preset was, so that a
+    /// preset fills in only what the files leave out, whatever the order.
+    private var startTypeGiven = false
+    private var raceGatesGiven = false
+    private var presetFile = ""
+    private var presetLine = 0
+
+    /// The distance the preset times, metres (its choice when selectable).
+    public var presetDistanceMetres: Double? { presetMetres ?? preset?.metres }
 
     public init() {}
 
@@ -131,6 +147,9 @@ public struct BoxSettings: Equatable, Sendable {
         ("announce", "on or off (say each run's or lap's time after its crossing)"),
         ("announce.units", "on or off (say \"seconds\" after the time)"),
         ("voice.dir", "the directory of the voice's WAV clips, such as /usr/share/ts-gate/voice"),
+        ("preset", "a preset's id (ts-gate presets lists them): " + Preset.ids),
+        ("preset.distance_m", "the distance of a preset that offers a choice, in metres (flying: 10, 20 or 30)"),
+        ("speed.units", SpeedUnit.names),
         ("detection.mode", DetectionMode.names),
         ("view.width_m", "metres of lane across the image, from 0.5 to 50"),
         ("results.dir", "a directory path"),
@@ -216,6 +235,7 @@ public struct BoxSettings: Equatable, Sendable {
                 startType = type
                 startTypeFile = file
                 startTypeLine = e.line
+                startTypeGiven = true
             case "start.go":
                 guard let go = GoSound(name: e.value) else { throw bad() }
                 voice.go = go
@@ -225,6 +245,17 @@ public struct BoxSettings: Equatable, Sendable {
             case "announce", "announce.units":
                 guard e.value == "on" || e.value == "off" else { throw bad() }
                 if e.key == "announce" { voice.announce = e.value == "on" } else { voice.announceUnits = e.value == "on" }
+            case "preset":
+                guard let named = Preset.named(e.value) else {
+                    throw ConfigError(file: file, line: e.line, problem: "preset = " + e.value
+                        + ": no such preset; expected one of " + Preset.ids + " (ts-gate presets lists them)")
+                }
+                preset = named
+                presetFile = file; presetLine = e.line
+            case "preset.distance_m": presetMetres = try decimal(1...1000)
+            case "speed.units":
+                guard let units = SpeedUnit.list(e.value) else { throw bad() }
+                speedUnits = units
             case "voice.dir": guard e.value.hasPrefix("/") || e.value.hasPrefix(".") else { throw bad() }; voiceDirectory = e.value
             case "detection.mode":
                 guard let mode = DetectionMode(name: e.value) else { throw bad() }
@@ -261,6 +292,7 @@ public struct BoxSettings: Equatable, Sendable {
                 }
                 guard (2...4).contains(metres.count) else { throw bad() }
                 raceGatesMetres = metres
+                raceGatesGiven = true
             case "race.role":
                 guard ["start", "lap", "finish"].contains(e.value) else { throw bad() }
                 raceRole = e.value
@@ -297,6 +329,47 @@ public struct BoxSettings: Equatable, Sendable {
                     + "' (known keys: " + BoxSettings.keys.map { $0.key }.joined(separator: ", ") + ")")
             }
         }
+        applyPreset()
+    }
+
+    /// What the preset sets that no key overrides: its start type, and a
+    /// host's gates (the preset's layout for its fewest boxes; race.gates
+    /// adds splits). Run after each file, so either file may name it.
+    private mutating func applyPreset() {
+        guard let preset else { return }
+        // Without a touch pad fitted, the preset's next start type: the box calls it.
+        if !startTypeGiven {
+            startType = preset.startTypes.first { $0 != .touchRelease || touchLine != nil } ?? preset.defaultStartType
+        }
+        if !raceGatesGiven, presetDistanceMetres != nil {
+            raceGatesMetres = preset.gates(boxes: preset.minDevices, finish: presetDistanceMetres)
+        }
+    }
+
+    /// What a preset asks of the other keys: a start type it allows, a
+    /// distance among its choices, gates that end at its finish, and, on a
+    /// box alone, a preset one box can time (`PresetAlone`).
+    func validatePreset() throws(ConfigError) {
+        guard let preset else {
+            if presetMetres != nil {
+                throw ConfigError(file: presetFile, line: presetLine, problem: "preset.distance_m needs preset = flying, the preset with a choice of distance")
+            }
+            return
+        }
+        func refuse(_ problem: String) -> ConfigError { ConfigError(file: presetFile, line: presetLine, problem: problem) }
+        if let m = presetMetres, !preset.choices.contains(m) {
+            throw refuse("preset.distance_m = " + DecimalText.fixed(m, places: 1) + ": preset " + preset.id
+                + (preset.choices.isEmpty ? " has a set distance (" + preset.distanceText + ")"
+                    : " offers " + preset.distanceText))
+        }
+        if !preset.startTypes.contains(startType) {
+            throw refuse("preset = " + preset.id + " with start.type = " + startType.name + ": the preset takes " + preset.startTypeNames)
+        }
+        if race == .host, let finish = presetDistanceMetres, (raceGatesMetres.last! - finish).magnitude > 0.001 {
+            throw refuse("preset = " + preset.id + " finishes at " + Preset.distanceText(metres: finish, yards: preset.yards)
+                + " but race.gates ends at " + DecimalText.fixed(raceGatesMetres.last!, places: 2) + " m")
+        }
+        if race == .solo, let reason = PresetAlone.refusal(preset) { throw refuse(reason) }
     }
 
     /// What no single key can check, once every file is applied: a
@@ -307,6 +380,7 @@ public struct BoxSettings: Equatable, Sendable {
             throw ConfigError(file: wifiFile, line: wifiLine, problem: wifiSSID == nil
                 ? "wifi.passphrase needs wifi.ssid, the access point's name" : "wifi.ssid needs wifi.passphrase (8 to 63 characters): the box's access point is never open")
         }
+        try validatePreset()
         if startType == .touchRelease && touchLine == nil {
             throw ConfigError(file: startTypeFile, line: startTypeLine,
                               problem: "start.type = touch-release needs gpio.touch, the touch pad's line (set in the board or configuration file)")

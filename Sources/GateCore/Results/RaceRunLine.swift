@@ -60,25 +60,22 @@ extension ResultsTable {
     /// A race's runs as a table: the split, its speed and uncertainty, the
     /// segments (cumulative and speed) when there are lap gates, and the
     /// error against the simulator's truth when it is known.
-    public static func renderRace(_ runs: [RaceRunLine]) -> String {
+    public static func renderRace(_ runs: [RaceRunLine], units: [SpeedUnit] = SpeedUnit.standard) -> String {
         guard !runs.isEmpty else { return "" }
         let showTruth = runs.contains { $0.splitErrorMs != nil }
         var out = "race runs:\n"
-        var header = DecimalText.padLeft("run", 5) + DecimalText.padLeft("split s", 9) + DecimalText.padLeft("m/s", 7)
-            + DecimalText.padLeft("km/h", 7) + DecimalText.padLeft("mph", 7) + DecimalText.padLeft("±ms", 6)
+        var header = DecimalText.padLeft("run", 5) + DecimalText.padLeft("split s", 9)
+        for unit in units { header += DecimalText.padLeft(unit.symbol, 7) }
+        header += DecimalText.padLeft("±ms", 6)
         if showTruth { header += DecimalText.padLeft("error ms", 10) }
         let segmented = runs.contains { $0.segments.count > 1 }
-        if segmented { header += "  segments s (m/s), cumulative s" }
+        if segmented { header += "  segments s (" + (units.first ?? .metresPerSecond).symbol + "), cumulative s" }
         out += header + "\n"
         var best: RaceRunLine?
         for r in runs {
             var row = DecimalText.padLeft(String(r.runNumber), 5) + DecimalText.padLeft(DecimalText.fixed(r.splitTimeMs / 1000, places: 3), 9)
-            if let speed = r.speed {
-                row += DecimalText.padLeft(DecimalText.fixed(speed.metresPerSecond, places: 2), 7)
-                row += DecimalText.padLeft(DecimalText.fixed(speed.kilometresPerHour, places: 1), 7)
-                row += DecimalText.padLeft(DecimalText.fixed(speed.milesPerHour, places: 1), 7)
-            } else {
-                row += DecimalText.padLeft("-", 7) + DecimalText.padLeft("-", 7) + DecimalText.padLeft("-", 7)
+            for unit in units {
+                row += DecimalText.padLeft(r.speed.map { DecimalText.fixed(unit.value($0), places: unit.places) } ?? "-", 7)
             }
             row += DecimalText.padLeft(DecimalText.fixed(r.totalUncertaintyMs, places: 2), 6)
             if showTruth { row += DecimalText.padLeft(r.splitErrorMs.map { DecimalText.signed($0, places: 3) } ?? "-", 10) }
@@ -86,7 +83,10 @@ extension ResultsTable {
                 row += " "
                 for s in r.segments {
                     row += " " + DecimalText.fixed(s.splitMs / 1000, places: 3)
-                    if let v = s.speedMps { row += " (" + DecimalText.fixed(v, places: 2) + ")" }
+                    if let v = s.speedMps {
+                        let unit = units.first ?? .metresPerSecond
+                        row += " (" + DecimalText.fixed(unit.value(Speed(metresPerSecond: v)), places: unit.places) + ")"
+                    }
                     row += " " + DecimalText.fixed(s.cumulativeMs / 1000, places: 3) + ";"
                 }
             }

@@ -35,6 +35,11 @@ public struct SessionRecord: Equatable {
     public var timestamp: Int64
     public var simulated: Bool
     public var seed: UInt64?
+    /// The preset the session was set up from (seed 000 section 4.1), and
+    /// the distance it timed in metres; nil in sessions without one and in
+    /// files written before presets (both fields are then absent).
+    public var preset: String?
+    public var distanceMetres: Double?
 
     public init(sessionId: String, deviceId: String, mode: String, startType: String, detection: String,
                 fps: Int, width: Int, height: Int, gatePosition: Double, viewWidthMetres: Double,
@@ -62,6 +67,8 @@ public struct SessionRecord: Equatable {
         w.int("timestamp", timestamp)
         w.bool("simulated", simulated)
         if let seed { w.string("seed", String(seed)) }
+        if let preset { w.string("preset", preset) }
+        if let distanceMetres { w.number("distanceM", distanceMetres, places: 3) }
         return w.finish()
     }
 }

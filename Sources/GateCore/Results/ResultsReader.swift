@@ -64,12 +64,15 @@ public struct ResultsReader {
                 guard let v = DecimalText.parseInt(Substring(s)), v >= 0 else { throw ResultsLineError(message: "field \"seed\": expected a decimal integer") }
                 seed = UInt64(v)
             }
-            return .session(SessionRecord(
+            var session = SessionRecord(
                 sessionId: try f.string("sessionId"), deviceId: try f.string("deviceId"), mode: try f.string("mode"),
                 startType: try f.string("startType"), detection: try f.string("detection"),
                 fps: Int(try f.int("fps")), width: Int(try f.int("width")), height: Int(try f.int("height")),
                 gatePosition: try f.double("gatePosition"), viewWidthMetres: try f.double("viewWidthM"),
-                timestamp: try f.int("timestamp"), simulated: try f.bool("simulated"), seed: seed))
+                timestamp: try f.int("timestamp"), simulated: try f.bool("simulated"), seed: seed)
+            session.preset = f.optionalString("preset")
+            session.distanceMetres = try f.optionalDouble("distanceM")
+            return .session(session)
         case "crossing":
             let directionCode = try f.string("direction")
             guard let direction = CrossingDirection(code: directionCode) else {

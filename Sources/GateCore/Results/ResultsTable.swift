@@ -3,7 +3,7 @@
 public enum ResultsTable {
     /// "lap 1   6.338 s  split 6.338 s   8.21 m/s  29.6 km/h  18.4 mph  error +0.412 ms";
     /// with a start event (`runs`), "run 2   3.163 s  ...".
-    public static func liveLine(_ r: CrossingRecord, runs: Bool = false) -> String {
+    public static func liveLine(_ r: CrossingRecord, runs: Bool = false, units: [SpeedUnit] = SpeedUnit.standard) -> String {
         var line: String
         if r.lap == 0 {
             line = "start  clock running"
@@ -15,9 +15,8 @@ public enum ResultsTable {
                 + DecimalText.padLeft(DecimalText.fixed(r.elapsedMs / 1000, places: 3), 8) + " s  split "
                 + DecimalText.fixed((r.splitTimeMs ?? 0) / 1000, places: 3) + " s"
         }
-        line += "  " + DecimalText.fixed(r.speed.metresPerSecond, places: 2) + " m/s "
-            + DecimalText.fixed(r.speed.kilometresPerHour, places: 1) + " km/h "
-            + DecimalText.fixed(r.speed.milesPerHour, places: 1) + " mph"
+        line += " "
+        for unit in units { line += " " + unit.text(r.speed) }
         if let error = r.detectionErrorMs { line += "  error " + DecimalText.signed(error, places: 3) + " ms" }
         if !r.stable { line += "  (tripod moved)" }
         if let note = reactionNote(r) { line += "  " + note }
@@ -32,12 +31,14 @@ public enum ResultsTable {
         return r.reactionMs.map { "reaction " + DecimalText.fixed($0 / 1000, places: 3) + " s" }
     }
 
-    private static let columns: [(title: String, width: Int)] = [
-        ("lap", 5), ("time s", 10), ("split s", 9), ("m/s", 7), ("km/h", 7), ("mph", 7), ("±ms", 6),
-    ]
+    /// The columns before and after the speeds (one per unit shown).
+    private static let columns: [(title: String, width: Int)] = [("lap", 5), ("time s", 10), ("split s", 9)]
+    private static let speedWidth = 7
 
-    /// A session as a table; the error column appears when the session was simulated.
-    public static func render(session: SessionRecord?, crossings: [CrossingRecord], ended: SessionEndRecord?) -> String {
+    /// A session as a table, speeds in `units`; the error column appears
+    /// when the session was simulated.
+    public static func render(session: SessionRecord?, crossings: [CrossingRecord], ended: SessionEndRecord?,
+                              units: [SpeedUnit] = SpeedUnit.standard) -> String {
         let showTruth = crossings.contains { $0.truthCrossingTimeNanos != nil }
         // A start event per run (touch-release, countdown): rows are runs.
         let runs = session.map { $0.startType != "flying" } ?? false
@@ -51,12 +52,20 @@ public enum ResultsTable {
                 + s.startType + " start, " + s.detection + ", " + String(s.fps) + " fps"
             if let seed = s.seed { out += ", seed " + String(seed) }
             out += "\n"
+            if let preset = s.preset.flatMap({ Preset.named($0) }) {
+                out += "preset " + preset.id + ": " + preset.name + ", "
+                    + Preset.distanceText(metres: s.distanceMetres ?? preset.metres, yards: preset.yards) + "\n"
+            } else if let preset = s.preset {
+                out += "preset " + preset + "\n"   // one this build no longer knows: its id is still the record
+            }
         }
         var header = ""
         for c in columns {
             header += DecimalText.padLeft(c.title == "lap" ? (race ? "gate" : (runs ? "run" : "lap")) : c.title,
                                           c.title == "lap" && race ? 7 : c.width)
         }
+        for unit in units { header += DecimalText.padLeft(unit.symbol, speedWidth) }
+        header += DecimalText.padLeft("±ms", 6)
         if showTruth { header += DecimalText.padLeft("error ms", 10) }
         out += header + "\n"
         var best: CrossingRecord?
@@ -64,9 +73,7 @@ public enum ResultsTable {
             var row = DecimalText.padLeft(race ? r.role : (r.lap == 0 ? "start" : String(runs ? r.runNumber : r.lap)), race ? 7 : 5)
             row += DecimalText.padLeft(DecimalText.fixed(race ? Double(r.crossingTimeNanos) / 1e9 : r.elapsedMs / 1000, places: 3), 10)
             row += DecimalText.padLeft(r.splitTimeMs.map { DecimalText.fixed($0 / 1000, places: 3) } ?? "-", 9)
-            row += DecimalText.padLeft(DecimalText.fixed(r.speed.metresPerSecond, places: 2), 7)
-            row += DecimalText.padLeft(DecimalText.fixed(r.speed.kilometresPerHour, places: 1), 7)
-            row += DecimalText.padLeft(DecimalText.fixed(r.speed.milesPerHour, places: 1), 7)
+            for unit in units { row += DecimalText.padLeft(DecimalText.fixed(unit.value(r.speed), places: unit.places), speedWidth) }
             row += DecimalText.padLeft(DecimalText.fixed(r.totalUncertaintyMs, places: 2), 6)
             if showTruth {
                 row += DecimalText.padLeft(r.detectionErrorMs.map { DecimalText.signed($0, places: 3) } ?? "-", 10)

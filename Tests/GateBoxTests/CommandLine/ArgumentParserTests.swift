@@ -54,17 +54,17 @@ import GateSim
         (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
         (["--simulate", "--gate", "--fast"], "--gate needs a value: a fraction of the image width from 0.1 to 0.9"),
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
-        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
+        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
         (["--simulate", "--start", "sprint"], "--start: expected flying, touch-release, countdown, voice or in-frame, got 'sprint'"),
         (["--simulate", "--false-start"], "--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes"),
         (["--simulate", "--start", "countdown", "--false-start", "--boxes", "2"], "--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes"),
         (["--simulate", "--start", "in-frame", "--boxes", "2"], "--start in-frame with --boxes: an in-frame start is one box's (agility drills); use it without --boxes"),
-        (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, selftest, peers, --help, --version)"),
+        (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, presets, calc, selftest, peers, --help, --version)"),
         (["ble-probe", "--controller", "hci0"], "ble-probe takes either --listen or --connect ADDR|any"),
         (["ble-probe", "--listen", "--connect", "any"], "ble-probe takes either --listen or --connect ADDR|any"),
         (["peers", "--seconds", "0"], "--seconds expects seconds to scan, 1 to 120, got '0'"),
-        (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session)"),
+        (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session, --units)"),
     ])
     func badCommandLinesSayWhatIsAccepted(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
