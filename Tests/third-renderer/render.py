@@ -266,7 +266,7 @@ def render_clip(job):
     gate_m = gate_px / scale
     view_m = W / scale
     meta = {}
-    runners, truth = [], []
+    runners, truth, looks = [], [], []
     if kind == "run":
         phase = (i % 8) / 8
         band = BANDS[(i // 32) % 3]
@@ -390,6 +390,8 @@ def main():
     kinds = ["ball", "light", "bump", "far"]
     jobs += [(a.outdir, f"quiet-{k:03d}-{kinds[k % 4]}", a.seed, 1000 + k, kinds[k % 4], opts)
              for k in range(a.quiet_count)]
+    # A clip whose JSON exists is done (its Y4M is written first, by rename).
+    jobs = [j for j in jobs if not os.path.exists(os.path.join(a.outdir, j[1] + ".json"))]
     # Slowest first, so the pool's two workers end together.
     jobs.sort(key=lambda j: -FPS[(j[3] // 8) % 4] if j[4] == "run" else 0)
     with Pool(a.jobs) as pool:
