@@ -162,7 +162,7 @@ accuracy-second: swift-check
 # at the crossing over 8 phases x 30/60/120/240 fps x 3 speed bands, 3-11.5
 # m/s) and 4 scenes that must not trigger, rendered once into
 # build/third-renderer/, then replayed with the second renderer's evaluate.py
-# in both modes. About 4 minutes to render on 2 cores (about 6 GB of Y4M).
+# in both modes. About 10 minutes to render on 2 shared cores (7.4 GB of Y4M).
 # THIRD_ARGS passes options on (--verbose, --out FILE); THIRD_MJPEG=Q replays
 # every clip as a webcam's MJPEG AVI at JPEG quality Q (cached in mjpeg-qQ/);
 # THIRD_TORSO_ONLY=1 the same runners' torsos alone (checks the truth);
