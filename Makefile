@@ -10,6 +10,7 @@
 #   make test-image      boots that image in qemu and checks the box's service
 #   make accuracy        detection error on the rendered corpus, per mode and fps
 #   make accuracy-second the same on clips of a second, independent renderer
+#   make accuracy-third  the same on a third body model (published kinematics)
 #   make accuracy-sync   two boxes' clock sync error over the simulated BLE link
 #   make bench           per-frame cost and mallocs of the detector and the loop
 #   make deps            the Debian packages the host build needs
@@ -43,7 +44,7 @@ SWIFT_RELEASE := -c release -Xswiftc -enable-testing
 RELEASE_BIN := .build/release/ts-gate
 HOST_BIN := $(RELEASE_BIN)
 
-.PHONY: help deps swift-check voice build simulate results firmware accuracy accuracy-second accuracy-sync bench test test-unit test-cross test-vm test-second test-fresh-fetch image test-image clean
+.PHONY: help deps swift-check voice build simulate results firmware accuracy accuracy-second accuracy-third accuracy-sync bench test test-unit test-cross test-vm test-second test-fresh-fetch image test-image clean
 
 help:
 	@sed -n '1,18p' Makefile | sed 's/^# \{0,1\}//'
@@ -154,6 +155,35 @@ accuracy-second: swift-check
 	    && touch $(SECOND_DIR)/.complete; }; \
 	"$$py" Tests/second-renderer/evaluate.py $(RELEASE_BIN) $(SECOND_DIR) --jobs 2 \
 	    $(if $(SECOND_MJPEG),--mjpeg $(SECOND_MJPEG)) $(SECOND_ARGS)
+
+# The third renderer (Tests/third-renderer: numpy, a body model from published
+# anthropometry and sprint kinematics, sharing nothing with GateSim or the
+# second renderer): a sweep of THIRD_COUNT runners (the near arm's gait phase
+# at the crossing over 8 phases x 30/60/120/240 fps x 3 speed bands, 3-11.5
+# m/s) and 4 scenes that must not trigger, rendered once into
+# build/third-renderer/, then replayed with the second renderer's evaluate.py
+# in both modes. About 10 minutes to render on 2 shared cores (7.4 GB of Y4M).
+# THIRD_ARGS passes options on (--verbose, --out FILE); THIRD_MJPEG=Q replays
+# every clip as a webcam's MJPEG AVI at JPEG quality Q (cached in mjpeg-qQ/);
+# THIRD_TORSO_ONLY=1 the same runners' torsos alone (checks the truth);
+# THIRD_SURGE=1 with the speed dipping in each step's braking.
+# Tests/third-renderer/sweep.py FILE tabulates an --out FILE by arm phase and speed.
+THIRD_SEED ?= 1
+THIRD_COUNT ?= 96
+THIRD_ARGS ?=
+THIRD_MJPEG ?=
+THIRD_TORSO_ONLY ?=
+THIRD_SURGE ?=
+THIRD_DIR := build/third-renderer/$(THIRD_SEED)-$(THIRD_COUNT)$(if $(THIRD_TORSO_ONLY),-torso)$(if $(THIRD_SURGE),-surge)
+accuracy-third: swift-check
+	swift build $(SWIFT_RELEASE) --product ts-gate
+	py=$$(Tests/second-renderer/numpy-python.sh); \
+	[ -f $(THIRD_DIR)/.complete ] || { "$$py" Tests/third-renderer/render.py $(THIRD_DIR) \
+	    --count $(THIRD_COUNT) --seed $(THIRD_SEED) --jobs 2 $(if $(THIRD_SURGE),--surge) \
+	    $(if $(THIRD_TORSO_ONLY),--torso-only --quiet-count 0,--quiet-count 4) >/dev/null \
+	    && touch $(THIRD_DIR)/.complete; }; \
+	"$$py" Tests/second-renderer/evaluate.py $(RELEASE_BIN) $(THIRD_DIR) --jobs 2 \
+	    $(if $(THIRD_MJPEG),--mjpeg $(THIRD_MJPEG)) $(THIRD_ARGS)
 
 # Clock sync between two boxes over the simulated BLE air (GateSim's
 # SimulatedAir: connection events, host-controller latency and jitter, loss,
