@@ -13,6 +13,7 @@
 #   make accuracy-third  the same on a third body model (published kinematics)
 #   make accuracy-sync   two boxes' clock sync error over the simulated BLE link
 #   make bench           per-frame cost and mallocs of the detector and the loop
+#   make fuzz            libFuzzer on every parser of outside input, FUZZ_SECONDS each
 #   make deps            the Debian packages the host build needs
 #   make results         print the sessions saved by `make simulate`
 #   make clean           remove build outputs (keeps ~/.cache/ts-gate)
@@ -44,10 +45,10 @@ SWIFT_RELEASE := -c release -Xswiftc -enable-testing
 RELEASE_BIN := .build/release/ts-gate
 HOST_BIN := $(RELEASE_BIN)
 
-.PHONY: help deps swift-check voice build simulate results firmware accuracy accuracy-second accuracy-third accuracy-sync bench test test-unit test-cross test-vm test-second test-fresh-fetch image test-image clean
+.PHONY: help deps swift-check voice build simulate results firmware accuracy accuracy-second accuracy-third accuracy-sync bench fuzz test test-unit test-cross test-vm test-second test-fuzz test-fresh-fetch image test-image clean
 
 help:
-	@sed -n '1,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,19p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(HOST_PACKAGES); do \
@@ -267,7 +268,20 @@ test-fresh-fetch: deps
 
 # Order: the slow-to-fail checks first, the unit tests last so their summary
 # closes the log.
-test: test-fresh-fetch test-cross test-vm test-image test-second test-unit
+# Coverage-guided fuzzing (libFuzzer through swiftc -sanitize=fuzzer, a
+# build of its own in .build-fuzz) of every parser of outside input: Y4M,
+# MJPEG streams and AVIs, configuration, results, seed 002's messages and
+# fragments, ATT PDUs, the clock sync packet. FUZZ_SECONDS each (corpora
+# kept in build/fuzz/corpus); `make test` runs each for 5 s and replays the
+# inputs saved in Tests/Fuzz/regressions. About 4 min to build.
+FUZZ_SECONDS ?= 60
+fuzz: deps swift-check
+	Tests/Fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+test-fuzz: deps swift-check
+	Tests/Fuzz/fuzz.sh 5
+
+test: test-fresh-fetch test-cross test-vm test-image test-second test-fuzz test-unit
 
 clean:
 	rm -rf build .build .build-fw-aarch64 .build-fw-x86_64 .build-bench

@@ -63,6 +63,12 @@ let package = Package(
         .executableTarget(name: "gate-accuracy", dependencies: ["GateCore", "GateDevices", "GateSim", "CAccuracyJPEG"],
                           path: "Tests/Accuracy"),
         .target(name: "CAccuracyJPEG", path: "Tests/AccuracyJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Host-only: the fuzz targets of every parser of outside input (`make fuzz`;
+        // built apart with -sanitize=fuzzer -D GATE_FUZZ by Tests/Fuzz/fuzz.sh).
+        .executableTarget(name: "gate-fuzz", dependencies: ["GateCore", "GateProtocol", "CFuzzDriver"], path: "Tests/Fuzz",
+                          exclude: ["fuzz.sh", "regressions"],
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .target(name: "CFuzzDriver", path: "Tests/FuzzDriver"),
         // Host-only: `make accuracy-sync`, two boxes' clock sync over the simulated air.
         .executableTarget(name: "gate-sync", dependencies: ["GateCore", "GateSim"], path: "Tests/SyncAccuracy"),
 

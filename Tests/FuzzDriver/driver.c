@@ -1,0 +1,1 @@
+// Declarations only (include/CFuzzDriver.h); SwiftPM wants a source file.
