@@ -1,21 +1,8 @@
-/// What is wrong with an MJPEG input (an AVI or a raw stream of JPEGs) and
-/// where: "frame 12 (byte 1382412)", "AVI chunk 'strh' (byte 88)". Frames
-/// count from 0, like frameIndex.
-public struct MJPEGError: Error, Equatable {
-    public var location: String
-    public var problem: String
+/// An MJPEG input's problems (an AVI or a raw stream of JPEGs): the one
+/// error type of video inputs (`VideoInputError`).
+public typealias MJPEGError = VideoInputError
 
-    public init(_ location: String, _ problem: String) {
-        self.location = location
-        self.problem = problem
-    }
-
-    public var message: String { location + ": " + problem }
-
-    static func frame(_ index: Int, byte: Int) -> String {
-        "frame " + String(index) + " (byte " + String(byte) + ")"
-    }
-
+extension VideoInputError {
     /// A problem inside a frame's JPEG, at its byte in the file.
     static func inFrame(_ index: Int, start: Int, _ problem: JPEGProblem) -> MJPEGError {
         MJPEGError(frame(index, byte: start + problem.offset), "not a whole JPEG: " + problem.problem)

@@ -1,6 +1,8 @@
-/// What is wrong with a YUV4MPEG2 input and where: "header field 'W' (byte 10)",
-/// "frame 12 (byte 1382412)". Frames count from 0, like frameIndex.
-public struct Y4MError: Error, Equatable {
+/// What is wrong with a video input (a YUV4MPEG2 clip, an MJPEG AVI or a
+/// raw stream of JPEGs) and where: "header field 'W' (byte 10)", "frame 12
+/// (byte 1382412)", "AVI chunk 'strh' (byte 88)". Frames count from 0,
+/// like frameIndex.
+public struct VideoInputError: Error, Equatable {
     public var location: String
     public var problem: String
 
@@ -11,14 +13,19 @@ public struct Y4MError: Error, Equatable {
 
     public var message: String { location + ": " + problem }
 
+    static func frame(_ index: Int, byte: Int) -> String {
+        "frame " + String(index) + " (byte " + String(byte) + ")"
+    }
+}
+
+/// A Y4M clip's problems: the one error type of video inputs.
+public typealias Y4MError = VideoInputError
+
+extension VideoInputError {
     static func header(byte: Int) -> String { "header (byte " + String(byte) + ")" }
 
     static func field(_ letter: UInt8, byte: Int) -> String {
         "header field '" + quoted([letter]) + "' (byte " + String(byte) + ")"
-    }
-
-    static func frame(_ index: Int, byte: Int) -> String {
-        "frame " + String(index) + " (byte " + String(byte) + ")"
     }
 
     /// Bytes as text a terminal can show: printable ASCII as is, others as \xNN.
