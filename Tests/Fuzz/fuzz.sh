@@ -23,9 +23,10 @@ shift || true
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(y4m mjpeg avi config results message fragments att clocksync)
 OUT=build/fuzz
+mkdir -p "$OUT"
 
 swift build -c release --product gate-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DGATE_FUZZ \
-    >"$OUT.build.log" 2>&1 || { mkdir -p build; tail -20 "$OUT.build.log" >&2; die "the fuzz build failed"; }
+    >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log" >&2; die "the fuzz build failed"; }
 FUZZ=.build-fuzz/release/gate-fuzz
 
 # Seeds: small valid inputs of each kind, from the project's own files.
@@ -33,7 +34,6 @@ seed() {   # target name < bytes
     mkdir -p "$OUT/corpus/$1"
     cat >"$OUT/corpus/$1/$2"
 }
-mkdir -p "$OUT"
 python3 - "$OUT/seed.y4m" "$OUT/seed.pgm" <<'PY'
 import sys
 w, h = 32, 24
