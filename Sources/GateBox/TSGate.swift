@@ -57,7 +57,7 @@ public enum TSGate {
         ts-gate: firmware of a sprint-timing gate box
 
         usage:
-          ts-gate run [--board F] [--config F] [--data-dir D] [--preset ID]   the box on its devices (until SIGTERM)
+          ts-gate run [--board F] [--config F] [--data-dir D] [--preset ID] [--http A:P]   the box on its devices (until SIGTERM)
           ts-gate --simulate [options]        play a whole session of one box on simulated devices
           ts-gate results [options]           print saved sessions
           ts-gate replay FILE [options]       time the crossings in a clip: Y4M, MJPEG AVI or raw MJPEG
@@ -85,6 +85,7 @@ public enum TSGate {
           --data-dir D    where sessions are written
           --fast          run on the virtual clock as fast as possible (default: real time)
           --voice D       the voice's WAV clips (default: build/voice from `make voice`, else /usr/share/ts-gate/voice)
+          --http A:P      serve the coach's page at address:port while the session runs, such as 127.0.0.1:8080
 
         a race of boxes (--simulate --boxes N, with --start at the start box; always on the virtual clock):
           --boxes N       2-4 boxes: start, lap gates, finish (default 1: one box timing laps)

@@ -20,6 +20,10 @@ public struct SimulatedPlatform: GatePlatform {
     private let signals: SignalDescriptor?
     private var poller: Poller
     private var signalSlot = -1
+    /// Real descriptors a source asked to watch (`--simulate --http`): the
+    /// page is served on the wall clock while the box runs on its own.
+    private var watchedSlots: [(slot: Int, owner: WatchOwner)] = []
+    private var freeSlots: [Int] = []
     private var wallStartNanos: Int64 = 0
     private var ended = false
     /// Virtual Unix time of the simulation's start, so records are reproducible.
@@ -50,7 +54,7 @@ public struct SimulatedPlatform: GatePlatform {
         buttons = SimulatedButtons(edges: edges, clock: clock)
         lights = TerminalIndicator(console: console)
         speaker = TerminalSpeaker(console: console)
-        poller = Poller(capacity: 1)
+        poller = Poller(capacity: 2 + HTTPServerLimits.connections)
         if let signals { signalSlot = poller.register(signals.descriptor) }
         wallStartNanos = MonotonicClock.nowNanos()
     }
@@ -71,8 +75,8 @@ public struct SimulatedPlatform: GatePlatform {
 
     public mutating func wait() throws(GateError) -> ReadySources {
         let next = nextEventNanos
-        // Sleep (paced) or peek (fast) on the signal descriptor.
-        if signalSlot >= 0 {
+        // Sleep (paced) or peek (fast) on the signal descriptor and any watched ones.
+        if poller.count > 0 {
             var timeout: Int32 = 0
             if paced {
                 let due = wallStartNanos + next
@@ -80,7 +84,13 @@ public struct SimulatedPlatform: GatePlatform {
                 timeout = remaining > 0 ? Int32((remaining + 999_999) / 1_000_000) : 0
             }
             do {
-                if try poller.wait(timeoutMillis: timeout) > 0 && poller.isReadable(signalSlot) { return .signal }
+                if try poller.wait(timeoutMillis: timeout) > 0 {
+                    if signalSlot >= 0 && poller.isReadable(signalSlot) { return .signal }
+                    var ready: ReadySources = []
+                    for watched in watchedSlots where poller.isReady(watched.slot) { ready.insert(watched.owner.ready) }
+                    // Served at once; the clock moves on the next wait.
+                    if !ready.isEmpty { return ready }
+                }
             } catch {
                 throw GateError("poll", error, doing: "waiting for the next event")
             }
@@ -106,6 +116,31 @@ public struct SimulatedPlatform: GatePlatform {
         if speaker.nextEventNanos <= now { ready.insert(.speaker) }
         if scenario.endNanos <= now && !ended { ready.insert(.scenarioEnd); ended = true }
         return ready
+    }
+
+    public mutating func watch(_ descriptor: FileDescriptor, for owner: WatchOwner) -> Int? {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            poller.replace(slot, with: descriptor)
+        } else {
+            guard poller.count < poller.capacity else { return nil }
+            slot = poller.register(descriptor)
+        }
+        poller.setWaitsForOutput(slot, false)
+        watchedSlots.append((slot, owner))
+        return slot
+    }
+
+    public mutating func setWatchesOutput(_ slot: Int, _ output: Bool) {
+        poller.setWaitsForOutput(slot, output)
+    }
+
+    public mutating func unwatch(_ slot: Int) {
+        guard let i = watchedSlots.firstIndex(where: { $0.slot == slot }) else { return }
+        watchedSlots.remove(at: i)
+        poller.setEnabled(slot, false)
+        freeSlots.append(slot)
     }
 
     /// The simulated camera never fails, so the loop never calls this.

@@ -24,6 +24,8 @@
 #include <sys/timerfd.h>
 #include <sys/types.h>
 #include <sys/un.h>
+// The coach's page: a TCP listener (IPv4).
+#include <netinet/in.h>
 
 // Camera: V4L2 (kernel UAPI), and libv4l2 for cameras that only send MJPEG
 // (its libv4lconvert decodes them; libv4l-dev, static archives on both arches).
@@ -55,6 +57,10 @@ static inline unsigned int gate_cpuid_1_ecx(void) {
     return __get_cpuid(1, &a, &b, &c, &d) ? c : 0;
 }
 #endif
+
+// ---- accept4: glibc declares it only under _GNU_SOURCE, which this
+// header does not set (it would change other declarations). ----
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
 // ---- errno (a macro over a thread-local) ----
 static inline int gate_errno(void) { return errno; }

@@ -32,7 +32,11 @@ public enum ArgumentParser {
                     options.sources.preset = try preset(&cursor, argument).id
                     continue
                 }
-                guard argument == "--data-dir" else { throw unknown(argument, accepted: "--board, --config, --data-dir, --preset") }
+                if argument == "--http" {
+                    options.http = try listenAddress(&cursor, argument)
+                    continue
+                }
+                guard argument == "--data-dir" else { throw unknown(argument, accepted: "--board, --config, --data-dir, --preset, --http") }
                 options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             }
             return .run(options)
@@ -159,6 +163,13 @@ public enum ArgumentParser {
         return preset
     }
 
+    /// `--http ADDRESS:PORT`, for run and --simulate.
+    static func listenAddress(_ cursor: inout Cursor, _ argument: String) throws(UsageError) -> ListenAddress {
+        let text = try cursor.value(for: argument, accepts: ListenAddress.accepts)
+        guard let address = ListenAddress(text) else { throw UsageError(argument + " expects " + ListenAddress.accepts + ", got '" + text + "'") }
+        return address
+    }
+
     static func parseSimulate(_ cursor: inout Cursor) throws(UsageError) -> SimulateOptions {
         var options = SimulateOptions()
         var startGiven = false, distancesGiven = false
@@ -196,6 +207,8 @@ public enum ArgumentParser {
                 options.simulation.falseStart = true
             case "--voice":
                 options.voiceDirectory = try cursor.value(for: argument, accepts: "the directory of the voice's WAV clips (make voice writes build/voice)")
+            case "--http":
+                options.http = try listenAddress(&cursor, argument)
             case "--boxes":
                 var race = options.race ?? RaceSimulationOptions()
                 race.boxes = Int(try cursor.integer(for: argument, in: 1...4, accepts: "1 to 4 boxes (2-4 race; 1 times laps alone)"))
@@ -208,11 +221,14 @@ public enum ArgumentParser {
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, "
+                throw unknown(argument, accepted: "--preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --http, "
                               + "--boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller")
             }
         }
         if let preset = options.preset { try applyPreset(preset, to: &options, startGiven: startGiven, distancesGiven: distancesGiven) }
+        if options.race != nil && options.http != nil {
+            throw UsageError("--http with --boxes: the coach's page serves one box; simulate it without --boxes")
+        }
         if options.race != nil && options.simulation.startType == .voice {
             throw UsageError("--start voice with --boxes: the race simulator calls countdowns, not voice starts (use --start countdown)")
         }

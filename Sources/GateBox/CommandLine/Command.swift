@@ -56,6 +56,8 @@ public struct SimulateOptions: Equatable {
     public var voiceDirectory: String?
     /// `--preset ID`: its start type and gates, and its id in the records.
     public var preset: Preset?
+    /// `--http ADDRESS:PORT`: serve the coach's page while the session runs.
+    public var http: ListenAddress?
     public init() {}
 }
 
@@ -116,6 +118,8 @@ public struct RunOptions: Equatable {
     var sources = SettingsSources()
     /// Overrides the settings' results.dir.
     public var dataDirectory: String?
+    /// Overrides the settings' `http`.
+    public var http: ListenAddress?
     public init() {}
 }
 

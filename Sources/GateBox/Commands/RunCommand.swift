@@ -90,6 +90,10 @@ enum RunCommand {
         RunCommand.serviceReady(&loop)
         defer { loop.releasePlatform() }
         loop.startStation(settings, dataDirectory: options.dataDirectory ?? settings.dataDirectory)
+        // Without its page the box still times: said, not fatal.
+        if let address = options.http ?? settings.httpListen {
+            do { try loop.startHTTP(address) } catch { loop.warn("coach's page off: " + error.message) }
+        }
         return try loop.run()
     }
 }

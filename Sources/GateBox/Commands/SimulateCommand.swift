@@ -42,6 +42,7 @@ enum SimulateCommand {
         defer { loop.platform.release() }
         let end: SessionEnd
         do {
+            if let address = options.http { try loop.startHTTP(address) }
             end = try loop.run()
         } catch {
             console.problem("ts-gate: " + error.message)

@@ -96,8 +96,10 @@ extension BoxLoop {
                 break   // the race source sends its own
             case .record(let record):
                 let saved = raceTruth.map { $0(record) } ?? record
-                try log.append(saved.jsonLine())
+                let line = saved.jsonLine()
+                try log.append(line)
                 raceRecords.append(saved)
+                coachFeed?.run(line)
                 try speakRaceTime(saved)
             case .say(let text):
                 say(text)

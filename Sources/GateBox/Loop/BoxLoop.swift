@@ -119,6 +119,10 @@ public struct BoxLoop<Platform: GatePlatform> {
     public var raceTruth: ((RaceRunRecord) -> RaceRunRecord)?
     /// The GATT server over BLE (`run` only; its own source).
     var station: GATTStation?
+    /// The coach's page (`http` in the settings, `--http`; its own source),
+    /// and what it shows, fed by the loop's lines, states and records.
+    var http: HTTPServer?
+    var coachFeed: CoachFeed?
     /// Called after each turn of `run` (`run`'s service watchdog and status).
     public var afterEachTurn: ((BoxLoop) -> Void)?
 
@@ -175,7 +179,11 @@ public struct BoxLoop<Platform: GatePlatform> {
     public mutating func run() throws(GateError) -> SessionEnd {
         try begin()
         var end: SessionEnd?
-        while end == nil { end = try handle(try platform.wait()); afterEachTurn?(self) }
+        while end == nil {
+            end = try handle(try platform.wait())
+            if http != nil { flushCoachFeed() }
+            afterEachTurn?(self)
+        }
         try finish(end!)
         return end!
     }
@@ -194,6 +202,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         header.distanceMetres = configuration.preset != nil ? configuration.distanceMetres : nil
         try log.append(header.jsonLine())
         self.header = header
+        coachFeed?.session(log.sessionId)
         if let race = configuration.race {
             say("session \(log.sessionId): race " + (race.sessionId.isEmpty ? "of the bonded host" : race.sessionId) + (race.role.map { ", the " + $0.wire + " gate" } ?? "") + ", \(configuration.startType.name) start, \(format.width)x\(format.height) at \(format.fps) fps"
                 + (configuration.simulated ? "" : "; press the button to arm"))
@@ -225,6 +234,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         }
         if ready.contains(.link) { try handleLink() }
         if ready.contains(.station) { try handleStation() }
+        if ready.contains(.http) { handleHTTP() }
         if ready.contains(.raceTimer) { try handleRaceTimer() }
         if ready.contains(.buttons) { try handleButtons() }
         if ready.contains(.motion) { try handleMotion() }
@@ -240,6 +250,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     public mutating func finish(_ end: SessionEnd) throws(GateError) {
         try timeWhatTheDetectorHolds()
         closeStation()
+        closeHTTP()
         session.stop()
         let endRecord = SessionEndRecord(sessionId: log.sessionId, laps: session.lapCount, reason: end.reason,
                                          timestamp: platform.wallClockMillis)
@@ -497,8 +508,10 @@ public struct BoxLoop<Platform: GatePlatform> {
         let from = lapBegan - 1_000_000_000
         saved.stabilityTrace = try log.writeSideFile("stability-" + record.runId + "-lap" + String(lap.lap) + ".csv",
                                                      trace.csv(fromNanos: from, originNanos: crossing.timeNanos))
-        try log.append(saved.jsonLine())
+        let line = saved.jsonLine()
+        try log.append(line)
         records.append(saved)
+        coachFeed?.run(line)
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
         say(ResultsTable.liveLine(saved, runs: configuration.startType.isExternal, units: configuration.speedUnits))
         try speak(lap)
@@ -529,10 +542,12 @@ public struct BoxLoop<Platform: GatePlatform> {
 
     func say(_ text: String) {
         console.line(DecimalText.clockLabel(platform.nowNanos) + " " + text)
+        coachFeed?.line(text, warning: false)
     }
 
     /// A line that needs a person: the journal's warning priority.
     func warn(_ text: String) {
         console.warning(DecimalText.clockLabel(platform.nowNanos) + " " + text)
+        coachFeed?.line(text, warning: true)
     }
 }

@@ -72,6 +72,8 @@ public struct BoxSettings: Equatable, Sendable {
     public var wifiPassphrase: String?
     public var wifiCountry: String?
     public var wifiChannel = 6
+    /// Where the coach's page is served (`http`); nil: no web server.
+    public var httpListen: ListenAddress?
     /// How starts are called (voice start delays, the GO sound) and whether times are spoken.
     public var voice = VoiceSettings()
     /// The voice's WAV clips (`make voice`; the SD image's /usr/share/ts-gate/voice).
@@ -166,6 +168,7 @@ public struct BoxSettings: Equatable, Sendable {
         ("wifi.passphrase", "8 to 63 printable ASCII characters without '#' (WPA2)"),
         ("wifi.country", "the country whose radio rules apply, two capital letters such as GB or US"),
         ("wifi.channel", "a 2.4 GHz channel from 1 to 13"),
+        ("http", "off, or " + ListenAddress.accepts + ": serves the coach's page"),
     ]
 
     /// Applies `entries` (a board file, then the configuration over it).
@@ -321,6 +324,10 @@ public struct BoxSettings: Equatable, Sendable {
                 guard e.value.utf8.count == 2, e.value.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else { throw bad() }
                 wifiCountry = e.value
             case "wifi.channel": wifiChannel = try int(1...13)
+            case "http":
+                if e.value == "off" { httpListen = nil; continue }
+                guard let address = ListenAddress(e.value) else { throw bad() }
+                httpListen = address
             case "debug.console", "debug.ssh":
                 guard e.value == "on" || e.value == "off" else { throw bad() }
                 if e.key == "debug.console" { debugConsole = e.value == "on" } else { debugSSH = e.value == "on" }

@@ -46,6 +46,13 @@ public struct JSONLineWriter {
     /// The finished object, without a newline.
     public func finish() -> String { text + "}" }
 
+    /// `value` as a JSON string, quotes and escapes included.
+    public static func quoted(_ value: String) -> String {
+        var text = ""
+        appendQuoted(value, to: &text)
+        return text
+    }
+
     static func appendQuoted(_ value: String, to text: inout String) {
         text += "\""
         for scalar in value.unicodeScalars {

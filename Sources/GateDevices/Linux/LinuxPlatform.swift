@@ -25,10 +25,11 @@ public struct LinuxPlatform: GatePlatform {
     /// Slots of descriptors the loop's sources asked to watch, and slots
     /// given back (disabled) for the next `watch`: the poller's table is
     /// fixed, so slots are reused rather than removed.
-    private var watchedSlots: [Int] = []
+    private var watchedSlots: [(slot: Int, owner: WatchOwner)] = []
     private var freeSlots: [Int] = []
-    /// Room for the GATT station: mgmt, the ATT listener and a few links.
-    public static let watchCapacity = 10
+    /// Room for the GATT station (mgmt, the ATT listener and a few links)
+    /// and the coach's page (its listener and connections).
+    public static let watchCapacity = 10 + 1 + HTTPServerLimits.connections
 
     /// Opens every device the settings name; the first that fails is named.
     public init(settings: BoxSettings, signals: SignalDescriptor, voice: Voice = Voice()) throws(GateError) {
@@ -90,7 +91,7 @@ public struct LinuxPlatform: GatePlatform {
         poller.release()
     }
 
-    public mutating func watch(_ descriptor: FileDescriptor) -> Int? {
+    public mutating func watch(_ descriptor: FileDescriptor, for owner: WatchOwner) -> Int? {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -99,12 +100,17 @@ public struct LinuxPlatform: GatePlatform {
             guard poller.count < poller.capacity else { return nil }
             slot = poller.register(descriptor)
         }
-        watchedSlots.append(slot)
+        poller.setWaitsForOutput(slot, false)
+        watchedSlots.append((slot, owner))
         return slot
     }
 
+    public mutating func setWatchesOutput(_ slot: Int, _ output: Bool) {
+        poller.setWaitsForOutput(slot, output)
+    }
+
     public mutating func unwatch(_ slot: Int) {
-        guard let i = watchedSlots.firstIndex(of: slot) else { return }
+        guard let i = watchedSlots.firstIndex(where: { $0.slot == slot }) else { return }
         watchedSlots.remove(at: i)
         poller.setEnabled(slot, false)
         freeSlots.append(slot)
@@ -133,7 +139,7 @@ public struct LinuxPlatform: GatePlatform {
             for slot in buttonSlots where poller.isReadable(slot) { ready.insert(.buttons) }
             if poller.isWritable(speakerSlot) { ready.insert(.speaker) }
             if poller.isReadable(signalSlot) { ready.insert(.signal) }
-            for slot in watchedSlots where poller.isReadable(slot) { ready.insert(.station) }
+            for watched in watchedSlots where poller.isReady(watched.slot) { ready.insert(watched.owner.ready) }
             if poller.isReadable(lightsSlot) { try lights.advance(atNanos: nowNanos) }
             if poller.isReadable(reopenSlot) {
                 _ = try? reopening.expirations()

@@ -140,10 +140,41 @@ public struct ReadySources: OptionSet, Equatable, Sendable {
     /// A descriptor a loop source asked the platform to watch (`watch`):
     /// the GATT station's mgmt socket, ATT listener or one of its links.
     public static let station = ReadySources(rawValue: 1 << 9)
+    /// A descriptor the coach's page server asked to watch: its listener
+    /// or one of its connections.
+    public static let http = ReadySources(rawValue: 1 << 10)
+}
+
+/// Which source of the loop a watched descriptor belongs to: its readiness
+/// comes back under that source's flag, so one source's traffic never
+/// makes another look at its sockets.
+public enum WatchOwner: Equatable, Sendable {
+    case station
+    case http
+
+    public var ready: ReadySources {
+        switch self {
+        case .station: return .station
+        case .http: return .http
+        }
+    }
+}
+
+/// What a source needs to put its own descriptors in the loop's one wait.
+public protocol DescriptorWatcher {
+    /// Adds a descriptor a source of the loop owns to the one wait, for
+    /// input (its readiness comes back as `owner.ready`); nil when the
+    /// platform has no room or no real descriptors.
+    mutating func watch(_ descriptor: FileDescriptor, for owner: WatchOwner) -> Int?
+    /// Waits on a watched slot for room to write instead of input (a reply
+    /// the kernel could not take at once), or back.
+    mutating func setWatchesOutput(_ slot: Int, _ output: Bool)
+    /// Takes a watched descriptor out of the wait, before its owner closes it.
+    mutating func unwatch(_ slot: Int)
 }
 
 /// Everything the loop drives, and the one wait that serves them all.
-public protocol GatePlatform {
+public protocol GatePlatform: DescriptorWatcher {
     associatedtype Camera: FrameSource
     associatedtype Motion: MotionSensor
     associatedtype Buttons: ButtonInput
@@ -174,16 +205,13 @@ public protocol GatePlatform {
     func truthCrossing(nearNanos: Int64) -> Int64?
     /// The simulator's truth for an athlete's first movement nearest `nanos`.
     func truthMovement(nearNanos: Int64) -> Int64?
-    /// Adds a descriptor a source of the loop owns to the one wait (its
-    /// readiness comes back as `.station`); nil when the platform has no room
-    /// or no real descriptors (a simulation).
-    mutating func watch(_ descriptor: FileDescriptor) -> Int?
-    /// Takes a watched descriptor out of the wait, before its owner closes it.
-    mutating func unwatch(_ slot: Int)
 }
 
 extension GatePlatform {
     public func truthMovement(nearNanos: Int64) -> Int64? { nil }
-    public mutating func watch(_ descriptor: FileDescriptor) -> Int? { nil }
+    public mutating func watch(_ descriptor: FileDescriptor, for owner: WatchOwner) -> Int? { nil }
+    public mutating func setWatchesOutput(_ slot: Int, _ output: Bool) {}
     public mutating func unwatch(_ slot: Int) {}
+    /// The GATT station's descriptors.
+    public mutating func watch(_ descriptor: FileDescriptor) -> Int? { watch(descriptor, for: .station) }
 }

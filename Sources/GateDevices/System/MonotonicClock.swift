@@ -9,6 +9,14 @@ public enum MonotonicClock {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
+    /// CPU time this thread has used: what a piece of the loop's work cost,
+    /// without the time another process held the core.
+    public static func threadCPUNanos() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
     /// Wall-clock time in Unix milliseconds, for record keeping only (a box
     /// without a real-time clock may be wrong here; results order by monotonic time).
     public static func unixMillis() -> Int64 {

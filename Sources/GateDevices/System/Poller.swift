@@ -68,6 +68,11 @@ public struct Poller {
         return Int(n)
     }
 
+    /// Whatever the slot waits for happened (input or room to write), or an error.
+    public func isReady(_ slot: Int) -> Bool {
+        fds[slot].revents != 0
+    }
+
     public func isReadable(_ slot: Int) -> Bool {
         fds[slot].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
     }

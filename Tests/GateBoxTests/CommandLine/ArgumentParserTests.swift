@@ -23,6 +23,12 @@ import GateSim
         #expect(q.simulation.startType == .voice && q.simulation.falseStart)
         guard case .simulate(let f) = try ArgumentParser.parse(["--simulate", "--start", "in-frame"]) else { Issue.record("not simulate"); return }
         #expect(f.simulation.startType == .inFrame && !f.simulation.falseStart)
+        guard case .simulate(let h) = try ArgumentParser.parse(["--simulate", "--http", "127.0.0.1:8080"]) else { Issue.record("not simulate"); return }
+        #expect(h.http?.text == "127.0.0.1:8080")
+        guard case .run(let r) = try ArgumentParser.parse(["run", "--http", ":8081"]) else { Issue.record("not run"); return }
+        #expect(r.http?.text == "0.0.0.0:8081")
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["--simulate", "--http", "localhost:8080"]) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["--simulate", "--http", ":8080", "--boxes", "2"]) }
     }
 
     @Test func resultsHelpVersion() throws {
@@ -54,7 +60,7 @@ import GateSim
         (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
         (["--simulate", "--gate", "--fast"], "--gate needs a value: a fraction of the image width from 0.1 to 0.9"),
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
-        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
+        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --http, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
         (["--simulate", "--start", "sprint"], "--start: expected flying, touch-release, countdown, voice or in-frame, got 'sprint'"),
         (["--simulate", "--false-start"], "--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes"),

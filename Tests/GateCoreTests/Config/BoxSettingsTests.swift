@@ -115,6 +115,19 @@ import Testing
         }
     }
 
+    /// The coach's page (issue 52): off unless configured; the address checked whole.
+    @Test func readsWhereTheCoachsPageListens() throws {
+        #expect(try apply("board = x").httpListen == nil)
+        #expect(try apply("http = 0.0.0.0:80").httpListen == ListenAddress(octets: (0, 0, 0, 0), port: 80))
+        #expect(try apply("http = :8080").httpListen == ListenAddress(octets: (0, 0, 0, 0), port: 8080))
+        #expect(try apply("http = 192.168.4.1:8080").httpListen?.text == "192.168.4.1:8080")
+        #expect(try apply("http = off").httpListen == nil)
+        for bad in ["http = on", "http = 80", "http = 1.2.3:80", "http = 1.2.3.256:80", "http = 1.2.3.4:0", "http = 1.2.3.4:65536",
+                    "http = 1.2.3.4:+80", "http = 1.2.3.4: 80", "http = host:80"] {
+            #expect(throws: ConfigError.self, "\(bad)") { try apply(bad) }
+        }
+    }
+
     /// The voice start's ranges, the GO sound and the announcements (issue 50).
     @Test func readsHowStartsAreCalledAndTimesSpoken() throws {
         let s = try apply("start.type = voice\nstart.go = word\nstart.marks_to_set_s = 5 - 7.5\nstart.set_to_go_s = 2\n"
