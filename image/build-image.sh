@@ -103,7 +103,8 @@ CMDLINE="root=$ROOT_DEV ro rootwait console=tty0 console=$IMAGE_CONSOLE,115200 q
     echo "# ts-gate settings of this box: edit them on any computer (this is the"
     echo "# FAT partition named BOOT); the box reads them at power-on. They override"
     echo "# the board file /etc/ts-gate/board.conf ($BOARD) key by key."
-    sed '1,/^$/d' "$REPO_ROOT/board/ts-gate.conf.example"
+    # The coach's page is on by default on the box (off elsewhere).
+    sed -e '1,/^$/d' -e 's/^# http = 0.0.0.0:80 /http = 0.0.0.0:80 /' "$REPO_ROOT/board/ts-gate.conf.example"
 } >"$B/ts-gate.conf"
 install -m 0644 "$BOARD_DIR/board.conf" "$B/board-$BOARD.conf.txt"
 printf 'ts-gate %s, board %s, kernel %s\n' "$VERSION" "$BOARD" "$kver" >"$B/VERSION.txt"

@@ -190,6 +190,17 @@ header=$(head -n 1 "$(ls -d /var/lib/ts-gate/session-*/results.jsonl | tail -n 1
 say "session header: $header"
 check config-from-boot-partition sh -c 'printf "%s\n" "$1" | grep -q "\"gatePosition\":0.4125"' _ "$header"
 check service-user sh -c '[ "$(stat -c %U "/proc/$(systemctl show -p MainPID --value ts-gate)")" = ts-gate ]'
+# The image turns the coach's page on (http = 0.0.0.0:80 in ts-gate.conf):
+# the box, as its own user, serves it on port 80, as a phone would ask.
+page() {
+    exec 3<>/dev/tcp/127.0.0.1/80 || return 1
+    printf 'GET / HTTP/1.1\r\nHost: ts-gate\r\nConnection: close\r\n\r\n' >&3
+    timeout 5 cat <&3 >/run/page.html
+    exec 3<&-
+    head -n 1 /run/page.html | grep -q '^HTTP/1.1 200 OK' && grep -q '<title>ts-gate</title>' /run/page.html
+}
+check http-page-on-port-80 wait_for 10 page
+say "page: $(head -n 1 /run/page.html 2>/dev/null | tr -d '\r'), $(wc -c </run/page.html 2>/dev/null) bytes"
 
 # --- a hung loop: the watchdog kills it, systemd starts it again ---
 pid=$(systemctl show -p MainPID --value ts-gate)
