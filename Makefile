@@ -271,7 +271,7 @@ test-fresh-fetch: deps
 # Coverage-guided fuzzing (libFuzzer through swiftc -sanitize=fuzzer, a
 # build of its own in .build-fuzz) of every parser of outside input: Y4M,
 # MJPEG streams and AVIs, configuration, results, seed 002's messages and
-# fragments, ATT PDUs, the clock sync packet. FUZZ_SECONDS each (corpora
+# fragments, ATT PDUs, the clock sync packet, HTTP requests. FUZZ_SECONDS each (corpora
 # kept in build/fuzz/corpus); `make test` runs each for 5 s and replays the
 # inputs saved in Tests/Fuzz/regressions. About 4 min to build.
 FUZZ_SECONDS ?= 60

@@ -7,7 +7,7 @@ import GateProtocol
 /// (built with -sanitize=fuzzer, `Tests/Fuzz/fuzz.sh`); the plain build
 /// replays saved inputs through them (`gate-fuzz TARGET FILE...`).
 enum FuzzTargets {
-    static let names = ["y4m", "mjpeg", "avi", "config", "results", "message", "fragments", "att", "clocksync"]
+    static let names = ["y4m", "mjpeg", "avi", "config", "results", "message", "fragments", "att", "clocksync", "http"]
 
     static func run(_ name: String, _ bytes: [UInt8]) {
         switch name {
@@ -20,6 +20,7 @@ enum FuzzTargets {
         case "fragments": fragments(bytes)
         case "att": _ = try? ATTPDU.decode(bytes)
         case "clocksync": clockSync(bytes)
+        case "http": http(bytes)
         default: fatalError("gate-fuzz: no target '" + name + "'")
         }
     }
@@ -76,6 +77,35 @@ enum FuzzTargets {
                 _ = try? TimingMessage.decode(message)
             }
             i += size
+        }
+    }
+
+    /// What a client sends the coach's page: the first byte sets how many
+    /// bytes arrive at a time (1-64), as a connection reads them; every
+    /// whole request is taken off the front (pipelining) and its form,
+    /// query and cookie read, until the reader waits for more or refuses.
+    static func http(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let step = Int(first % 64) + 1
+        let limits = HTTPLimits(maxHeadBytes: 1024, maxHeaders: 16, maxBodyBytes: 256)
+        var inbound: [UInt8] = []
+        var i = 1
+        while i < bytes.count {
+            inbound += bytes[i..<min(bytes.count, i + step)]
+            i += step
+            while true {
+                let result = inbound.withUnsafeBytes { HTTPRequestParser.parse($0, limits: limits) }
+                guard case .request(let request, let consumed) = result else {
+                    if case .refused = result { return }
+                    break
+                }
+                precondition(consumed > 0 && consumed <= inbound.count, "a request must take bytes it was given")
+                inbound.removeFirst(consumed)
+                _ = HTTPRequest.formValue("pin", in: request.query)
+                _ = HTTPRequest.formValue("pin", in: String(decoding: request.body, as: UTF8.self))
+                _ = HTTPRequest.percentDecoded(Substring(request.path))
+                _ = request.cookieValue("pin")
+            }
         }
     }
 

@@ -21,7 +21,7 @@ die() { echo "fuzz: FAIL: $*" >&2; exit 1; }
 SECONDS_EACH=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(y4m mjpeg avi config results message fragments att clocksync)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(y4m mjpeg avi config results message fragments att clocksync http)
 OUT=build/fuzz
 mkdir -p "$OUT"
 
@@ -62,6 +62,8 @@ printf '\x10\x01\x01\x00{"type":"x"}' | seed fragments one.bin
 printf '\x02\x17\x00' | seed att mtu.bin
 printf '\x0a\x01\x00\xff\xff\x00\x28' | seed att read-by-group.bin
 printf '\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x02' | seed clocksync ping.bin
+printf '\x05GET /api/state?x=1 HTTP/1.1\r\nHost: 192.168.4.1\r\nCookie: a=1; pin=4821\r\nConnection: keep-alive\r\n\r\nGET / HTTP/1.0\n\n' | seed http get.bin
+printf '\x40POST /api/arm HTTP/1.1\r\nContent-Length: 12\r\n\r\npin=48%%2B21&x' | seed http post.bin
 
 failed=()
 for target in "${TARGETS[@]}"; do
