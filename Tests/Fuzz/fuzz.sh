@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every parser that takes outside input (issue
 # 53): Y4M clips, raw MJPEG streams and MJPEG AVIs, configuration files,
-# the results reader, seed 002's messages and fragments, ATT PDUs and the
-# binary clock sync packet. libFuzzer, through swiftc -sanitize=fuzzer: a
+# the results reader, seed 002's messages and fragments, ATT PDUs, the
+# binary clock sync packet and the coach page's HTTP requests. libFuzzer, through swiftc -sanitize=fuzzer: a
 # build of its own (.build-fuzz, -D GATE_FUZZ; Tests/Fuzz/main.swift).
 #
 #   Tests/Fuzz/fuzz.sh [SECONDS] [TARGET...]     (default 60 s each, every target)
