@@ -14,7 +14,11 @@ Checks, each printed as "check NAME ok|FAIL (figures)":
   - under load (50 connections asking for the page and the state for
     LOAD seconds), no crossing is lost, none is late on the page, and the
     box's resident memory stays flat;
-  - a phone-sized screenshot, OUTDIR/coach-page.png.
+  - the control: a POST without the PIN refused (403); on the page, a wrong
+    PIN refused, the box's PIN (from its log) unlocking the buttons, and
+    Disarm showing the gate idle within 1 s;
+  - phone-sized screenshots, OUTDIR/coach-page.png (every lap shown) and
+    OUTDIR/coach-page-control.png (after Disarm).
 Exits 0 only when every check passes.
 """
 import argparse, os, re, socket, subprocess, sys, threading, time
@@ -102,12 +106,14 @@ browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opt
 browser.get("http://127.0.0.1:%d/" % port)
 
 # What the box must refuse, over the same server while it runs.
-post = ask(port, b"POST /api/arm HTTP/1.1\r\nContent-Length: 8\r\n\r\npin=0000")
+post = ask(port, b"POST / HTTP/1.1\r\nContent-Length: 8\r\n\r\npin=0000")
 check("post-refused", post.startswith(b"HTTP/1.1 405 "), post.split(b"\r\n")[0].decode(errors="replace"))
 missing = ask(port, b"GET /etc/passwd HTTP/1.1\r\n\r\n")
 check("unknown-page-404", missing.startswith(b"HTTP/1.1 404 "), missing.split(b"\r\n")[0].decode(errors="replace"))
 flood = ask(port, b"GET / HTTP/1.1\r\n" + b"X-Flood: 0123456789abcdef\r\n" * 1000 + b"\r\n")
 check("header-flood-431", flood.startswith(b"HTTP/1.1 431 "), flood.split(b"\r\n")[0].decode(errors="replace"))
+nopin = ask(port, b"POST /api/control HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\n\r\naction=arm")
+check("control-without-pin-403", nopin.startswith(b"HTTP/1.1 403 "), nopin.split(b"\r\n")[0].decode(errors="replace"))
 garbage = ask(port, bytes(range(1, 256)) + b"\r\n\r\n")
 check("garbage-400", garbage.startswith(b"HTTP/1.1 400 "), garbage.split(b"\r\n")[0].decode(errors="replace"))
 
@@ -134,6 +140,41 @@ def rss_kib(pid):
         return None
 
 
+def control_flow():
+    """As a coach would: a wrong PIN refused on the page, the box's PIN
+    (from its log) unlocks the buttons, Disarm shows the gate idle."""
+    pin = [re.search(r"control PIN (\d{4})", l) for l in lines]
+    pin = [m.group(1) for m in pin if m]
+    check("pin-logged", bool(pin))
+    if not pin:
+        return
+    field = browser.find_element(By.ID, "pin")
+    field.clear(); field.send_keys("0000" if pin[0] != "0000" else "1111")
+    browser.find_element(By.CSS_SELECTOR, "#pinform button").click()
+    time.sleep(0.5)
+    message = browser.find_element(By.ID, "cmsg").text
+    check("wrong-pin-refused-on-page", "wrong PIN" in message and not browser.find_element(By.ID, "buttons").is_displayed(), message)
+    field.clear(); field.send_keys(pin[0])
+    browser.find_element(By.CSS_SELECTOR, "#pinform button").click()
+    for _ in range(40):
+        if browser.find_element(By.ID, "buttons").is_displayed():
+            break
+        time.sleep(0.05)
+    check("pin-unlocks-control", browser.find_element(By.ID, "buttons").is_displayed())
+    clicked = time.monotonic()
+    browser.find_element(By.CSS_SELECTOR, "#buttons button[data-a=disarm]").click()
+    shown = None
+    while time.monotonic() - clicked < 3:
+        if browser.find_element(By.ID, "state").text.upper() == "IDLE":
+            shown = time.monotonic() - clicked
+            break
+        time.sleep(0.05)
+    check("disarm-from-page", shown is not None and shown < 1.0 and any("coach's page: disarmed" in l for l in lines),
+          "state IDLE on the page %s after the click" % ("%.0f ms" % (1000 * shown) if shown is not None else "never"))
+    browser.save_screenshot(os.path.join(args.outdir, "coach-page-control.png"))
+
+
+controlled = False
 rss = []
 seen = {}
 load_threads = []
@@ -152,6 +193,9 @@ while box.poll() is None and time.monotonic() < deadline:
         rss.append((now, r))
     if len(seen) == args.runs and not os.path.exists(os.path.join(args.outdir, "coach-page.png")):
         browser.save_screenshot(os.path.join(args.outdir, "coach-page.png"))
+    if len(seen) == args.runs and load_stop.is_set() and not controlled:
+        controlled = True
+        control_flow()
     if load_started is None and 1 in seen:
         load_started = now
         load_threads = [threading.Thread(target=load_client, daemon=True) for _ in range(50)]
@@ -181,6 +225,7 @@ for lap, (t_box, text) in sorted(laps.items()):
 check("every-lap-printed", len(laps) == args.runs, "%d of %d laps" % (len(laps), args.runs))
 check("every-crossing-detected", any("every simulated crossing was detected" in l for l in lines))
 check("state-shown", state.upper() in ("ARMED", "RUNNING", "STOPPED", "IDLE"), "state " + state)
+check("control-tried", controlled, "the PIN flow ran before the session ended")
 check("log-shown", log_items >= 3, "%d log lines on the page" % log_items)
 check("load-served", load_counts["ok"] > 100, "%d answers, %d failures in %.0f s from 50 connections"
       % (load_counts["ok"], load_counts["bad"], args.load_seconds))

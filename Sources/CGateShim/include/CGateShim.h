@@ -24,8 +24,9 @@
 #include <sys/timerfd.h>
 #include <sys/types.h>
 #include <sys/un.h>
-// The coach's page: a TCP listener (IPv4).
+// The coach's page: a TCP listener (IPv4), and its PIN's random bits.
 #include <netinet/in.h>
+#include <sys/random.h>
 
 // Camera: V4L2 (kernel UAPI), and libv4l2 for cameras that only send MJPEG
 // (its libv4lconvert decodes them; libv4l-dev, static archives on both arches).

@@ -92,7 +92,7 @@ enum RunCommand {
         loop.startStation(settings, dataDirectory: options.dataDirectory ?? settings.dataDirectory)
         // Without its page the box still times: said, not fatal.
         if let address = options.http ?? settings.httpListen {
-            do { try loop.startHTTP(address) } catch { loop.warn("coach's page off: " + error.message) }
+            do { try loop.startHTTP(address, pinBits: KernelRandom.bits32()) } catch { loop.warn("coach's page off: " + error.message) }
         }
         return try loop.run()
     }

@@ -42,7 +42,10 @@ enum SimulateCommand {
         defer { loop.platform.release() }
         let end: SessionEnd
         do {
-            if let address = options.http { try loop.startHTTP(address) }
+            // The PIN from the seed: a simulated session is the same every time.
+            if let address = options.http {
+                try loop.startHTTP(address, pinBits: UInt32(truncatingIfNeeded: (options.simulation.seed &* 0x9E37_79B9_7F4A_7C15) >> 32))
+            }
             end = try loop.run()
         } catch {
             console.problem("ts-gate: " + error.message)

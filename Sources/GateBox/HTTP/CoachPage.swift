@@ -27,12 +27,18 @@ th,td{text-align:right;padding:6px 4px;border-bottom:1px solid #bbb}th{font-size
 td:first-child,th:first-child{text-align:left}
 .fs{color:#b00000;font-weight:700}.mark{background:#000;color:#fff;border-radius:4px;padding:0 4px;font-size:13px}
 #lines{list-style:none;padding:0;font-size:14px;color:#333}#lines .w{color:#b00000;font-weight:700}
+button,input{font:inherit;font-size:20px;padding:10px 16px;margin:4px 6px 4px 0;border:2px solid #000;border-radius:8px;background:#fff}
+button{background:#000;color:#fff;font-weight:700}#cmsg{color:#b00000;font-weight:700}input{width:5em}
 </style></head><body>
 <header><h1>ts-gate</h1><span id="link">connecting</span></header>
 <main>
 <div><span id="state">-</span> <span id="session"></span></div>
 <div id="last">-.---</div><div id="lastinfo"></div>
 <table><thead><tr><th>run</th><th>time s</th><th>speed km/h</th><th>&plusmn; ms</th><th></th></tr></thead><tbody id="runs"></tbody></table>
+<h2>Control</h2>
+<form id="pinform"><input id="pin" inputmode="numeric" maxlength="4" placeholder="PIN" autocomplete="off" aria-label="the box's PIN"><button>Unlock</button></form>
+<div id="buttons" hidden><button data-a="arm">Arm</button><button data-a="disarm">Disarm</button><button data-a="start">Start</button></div>
+<p id="cmsg"></p>
 <h2>Log</h2><ul id="lines"></ul>
 </main>
 <script>
@@ -40,7 +46,7 @@ td:first-child,th:first-child{text-align:left}
 const $=id=>document.getElementById(id);
 function secs(ms){return ms==null?"-":(ms/1000).toFixed(3)}
 function time(r){return r.type==="race_run"?r.splitTimeMs:(r.splitTimeMs!=null?r.splitTimeMs:null)}
-function label(r){if(r.type==="race_run")return "run "+r.runNumber;const n=parseInt((r.runId||"").replace(/\D/g,""),10);return n===r.lap?"lap "+r.lap:"run "+n}
+function label(r){if(r.type==="race_run")return "run "+r.runNumber;const n=parseInt((r.runId||"").replace(/\\D/g,""),10);return n===r.lap?"lap "+r.lap:"run "+n}
 function cell(tr,text,cls){const td=document.createElement("td");td.textContent=text;if(cls)td.className=cls;tr.appendChild(td);return td}
 function addRun(r){
  if(r.type!=="race_run"&&r.splitTimeMs==null)return;
@@ -66,6 +72,12 @@ events.addEventListener("session",e=>{$("session").textContent="session "+JSON.p
 events.addEventListener("state",e=>setState(JSON.parse(e.data)));
 events.addEventListener("run",e=>addRun(JSON.parse(e.data)));
 events.addEventListener("line",e=>addLine(JSON.parse(e.data)));
+function post(path,body){return fetch(path,{method:"POST",headers:{"Content-Type":"application/x-www-form-urlencoded"},body})}
+async function say(r){$("cmsg").textContent=r.ok?"":await r.text()}
+async function checkControl(){const j=await (await fetch("/api/control")).json();$("buttons").hidden=!j.allowed;$("pinform").hidden=j.allowed}
+$("pinform").onsubmit=async e=>{e.preventDefault();await say(await post("/api/pin","pin="+encodeURIComponent($("pin").value)));checkControl()};
+for(const b of document.querySelectorAll("#buttons button"))b.onclick=async()=>say(await post("/api/control","action="+b.dataset.a));
+checkControl();
 </script></body></html>
 """
 }

@@ -9,26 +9,73 @@ import GateProtocol
 extension BoxLoop {
     /// Listens at `address`; a port in use or not permitted is an error
     /// that names the address.
-    public mutating func startHTTP(_ address: ListenAddress) throws(GateError) {
+    /// `pinBits`: where the control PIN comes from (the kernel's random
+    /// bits on the box, the seed in a simulation).
+    public mutating func startHTTP(_ address: ListenAddress, pinBits: UInt32) throws(GateError) {
         let listener = try TCPListener.listen(address)
         var server = HTTPServer(listener: listener)
         server.start(&platform)
         http = server
         coachFeed = CoachFeed()
+        coachControl = CoachControl(random: pinBits)
         say("coach's page: http://" + listener.address.text + "/")
+        logPIN()
+    }
+
+    /// The PIN goes to the log only, never to the page's feed (everyone on
+    /// the network reads that).
+    func logPIN() {
+        guard let control = coachControl else { return }
+        console.line(DecimalText.clockLabel(platform.nowNanos) + " coach's page: control PIN " + control.pin)
+    }
+
+    /// Says the PIN aloud (a person at the box asked) and logs it.
+    mutating func announcePIN() throws(GateError) {
+        guard let control = coachControl else {
+            say("the coach's page is off (http in the settings), so there is no PIN to say")
+            return
+        }
+        logPIN()
+        var program = SoundProgram()
+        program.say(control.words, atNanos: 0, gapNanos: 150_000_000, voice: configuration.voice)
+        try platform.speaker.play(program, atNanos: platform.nowNanos)
+    }
+
+    /// What the page asked for, as the button would do it, said as the page's.
+    mutating func handle(_ command: CoachCommand) throws(GateError) {
+        let who = "coach's page"
+        switch command {
+        case .arm:
+            guard session.state == .idle else { return say(who + ": arm: the gate is already " + session.state.name) }
+            try handle(.longPress, by: who)
+        case .disarm:
+            guard session.state != .idle else { return say(who + ": disarm: the gate is not armed") }
+            try handle(.longPress, by: who)
+        case .start:
+            guard configuration.startType.isCalled else {
+                return say(who + ": start: a " + configuration.startType.name + " start is not called (start.type countdown or voice)")
+            }
+            guard session.state == .armed else { return say(who + ": start: the gate is " + session.state.name + ", not armed") }
+            try handle(.tap, by: who)
+        }
     }
 
     /// Where the page listens (the port the kernel gave for port 0).
     public var httpAddress: ListenAddress? { http?.listener?.address }
 
-    mutating func handleHTTP() {
-        guard var server = http, let feed = coachFeed else { return }
+    mutating func handleHTTP() throws(GateError) {
+        guard var server = http, var control = coachControl, let feed = coachFeed else { return }
         http = nil
         let cpu = MonotonicClock.threadCPUNanos()
-        server.service(now: MonotonicClock.nowNanos(), &platform) { CoachRoutes.reply(to: $0, feed: feed) }
+        let now = MonotonicClock.nowNanos()
+        server.service(now: now, &platform) { CoachRoutes.reply(to: $0, feed: feed, control: &control, now: now) }
         server.longestServiceNanos = max(server.longestServiceNanos, MonotonicClock.threadCPUNanos() - cpu)
         server.services += 1
         http = server
+        let commands = control.commands
+        control.commands.removeAll()
+        coachControl = control
+        for command in commands { try handle(command) }
     }
 
     /// Sends the turn's events (the gate's state, new runs, log lines) to

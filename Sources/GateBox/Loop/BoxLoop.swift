@@ -123,6 +123,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// and what it shows, fed by the loop's lines, states and records.
     var http: HTTPServer?
     var coachFeed: CoachFeed?
+    var coachControl: CoachControl?
     /// Called after each turn of `run` (`run`'s service watchdog and status).
     public var afterEachTurn: ((BoxLoop) -> Void)?
 
@@ -234,7 +235,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         }
         if ready.contains(.link) { try handleLink() }
         if ready.contains(.station) { try handleStation() }
-        if ready.contains(.http) { handleHTTP() }
+        if ready.contains(.http) { try handleHTTP() }
         if ready.contains(.raceTimer) { try handleRaceTimer() }
         if ready.contains(.buttons) { try handleButtons() }
         if ready.contains(.motion) { try handleMotion() }
@@ -377,29 +378,30 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// Tap: arm an idle box, call the start of an armed one (countdown or
     /// voice), or call off a start before its GO. Long press: arm or
     /// disarm. Pairing press: look for a second box.
-    private mutating func handle(_ gesture: ButtonGestures.Gesture) throws(GateError) {
+    /// `by` names who asked in the log: the button, or the coach's page.
+    mutating func handle(_ gesture: ButtonGestures.Gesture, by who: String = "button") throws(GateError) {
         let before = session.state
         switch gesture {
         case .tap where session.state == .idle, .longPress where session.state == .idle:
             if session.arm() {
-                say("button: arming" + (session.state == .stabilising ? ", waiting for the tripod to be still for " + DecimalText.fixed(Double(configuration.stillNanos) / 1e9, places: 1) + " s" : ""))
+                say(who + ": arming" + (session.state == .stabilising ? ", waiting for the tripod to be still for " + DecimalText.fixed(Double(configuration.stillNanos) / 1e9, places: 1) + " s" : ""))
             }
         case .tap where voice.calling != nil:
             _ = voice.callOff()
             startWatch?.calledOff()
             try platform.speaker.stop(atNanos: platform.nowNanos)
-            say("button: start called off before GO; tap again to call a new one")
+            say(who + ": start called off before GO; tap again to call a new one")
         case .tap:
             guard configuration.startType.isCalled, session.state == .armed else { return }
             let call = voice.call(configuration.startType)
-            say(call.line)
+            say(call.line.hasPrefix("button") ? who + String(call.line.dropFirst(6)) : call.line)
             try platform.speaker.play(call.program, atNanos: platform.nowNanos)
             startWatch?.calling(watchFromNanos: platform.nowNanos + call.watchFromNanos)
         case .longPress:
             if session.disarm() {
                 if voice.callOff() { try platform.speaker.stop(atNanos: platform.nowNanos) }
                 startWatch?.calledOff()
-                say("button (long press): disarmed" + (before == .running ? "; the run in progress is abandoned" : ""))
+                say((who == "button" ? "button (long press)" : who) + ": disarmed" + (before == .running ? "; the run in progress is abandoned" : ""))
                 try platform.lights.show(.off, atNanos: platform.nowNanos)
             }
         case .pairingPress:

@@ -25,3 +25,15 @@ public enum MonotonicClock {
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 }
+
+/// The kernel's random bits (getrandom): for the coach page's PIN. Early in
+/// boot, before the pool is ready, the clock's low bits stand in rather than
+/// the loop waiting.
+public enum KernelRandom {
+    public static func bits32() -> UInt32 {
+        var value: UInt32 = 0
+        let n = withUnsafeMutableBytes(of: &value) { getrandom($0.baseAddress, 4, UInt32(GRND_NONBLOCK)) }
+        if n == 4 { return value }
+        return UInt32(truncatingIfNeeded: MonotonicClock.nowNanos() ^ (MonotonicClock.nowNanos() >> 29))
+    }
+}

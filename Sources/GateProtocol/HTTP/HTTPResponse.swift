@@ -1,6 +1,7 @@
 /// The statuses the box answers with.
 public enum HTTPStatus: Int, Equatable, Sendable {
     case ok = 200
+    case accepted = 202
     case noContent = 204
     case seeOther = 303
     case badRequest = 400
@@ -10,6 +11,7 @@ public enum HTTPStatus: Int, Equatable, Sendable {
     case conflict = 409
     case lengthRequired = 411
     case contentTooLarge = 413
+    case tooManyRequests = 429
     case headersTooLarge = 431
     case internalError = 500
     case unavailable = 503
@@ -18,6 +20,7 @@ public enum HTTPStatus: Int, Equatable, Sendable {
     public var reason: String {
         switch self {
         case .ok: return "OK"
+        case .accepted: return "Accepted"
         case .noContent: return "No Content"
         case .seeOther: return "See Other"
         case .badRequest: return "Bad Request"
@@ -27,6 +30,7 @@ public enum HTTPStatus: Int, Equatable, Sendable {
         case .conflict: return "Conflict"
         case .lengthRequired: return "Length Required"
         case .contentTooLarge: return "Content Too Large"
+        case .tooManyRequests: return "Too Many Requests"
         case .headersTooLarge: return "Request Header Fields Too Large"
         case .internalError: return "Internal Server Error"
         case .unavailable: return "Service Unavailable"

@@ -23,7 +23,7 @@ import GateSim
                                              deviceId: "test", simulated: true, seed: options.seed)
         var (loop, log, sink) = try BoxLoopTests.loop(scenario, configuration, in: dir)
         defer { loop.platform.release(); log.close(); sink.close() }
-        try loop.startHTTP(ListenAddress(octets: (127, 0, 0, 1), port: 0))
+        try loop.startHTTP(ListenAddress(octets: (127, 0, 0, 1), port: 0), pinBits: 4821)
         let port = try #require(loop.httpAddress).port
 
         // Connected and asked before the loop runs: the kernel queues both.
