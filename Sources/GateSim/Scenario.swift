@@ -36,6 +36,9 @@ public struct SimulationOptions: Equatable {
     /// A called start's athlete goes early: before GO, or within the
     /// 100 ms after it that no human reaction is faster than.
     public var falseStart = false
+    /// A soak (issue 53): a flying session this long, a pass every 30-90 s,
+    /// the light flickering, two knocks; `runs` and `knockNanos` unused.
+    public var soakNanos: Int64?
 
     public init() {}
 }
@@ -78,6 +81,10 @@ public struct Scenario: Equatable {
     /// The view's shift when the tripod is knocked (SimulationOptions.knockNanos).
     public var bumps: [CameraBump] = []
     public var endNanos: Int64
+    /// When the tripod is knocked (`knockNanos`, a soak's two).
+    public var knocks: [Int64] = []
+    /// Mains flicker of the light (0.05: +-5%); none unless a soak.
+    public var flickerAmplitude = 0.0
 
     public init(options: SimulationOptions) {
         self.options = options
@@ -91,6 +98,11 @@ public struct Scenario: Equatable {
         let gateX = options.gatePosition * options.viewWidthMetres
         runners = []
         truthNanos = []
+        if let soak = options.soakNanos {
+            endNanos = 0
+            placeSoak(soak, random: &random, gateX: gateX)
+            return
+        }
         // The first pass: the athlete's torso reaches the gate a few seconds
         // after the box can have armed (settled + 1 s still).
         var crossing = settleNanos + 1_000_000_000 + 1_500_000_000 + Int64(random.uniform(0, 1_000_000_000))
@@ -100,6 +112,7 @@ public struct Scenario: Equatable {
         // the truth is.
         var gateAfterKnock = gateX
         if let knock = options.knockNanos {
+            knocks = [knock]
             if knock < crossing { crossing = max(crossing, knock + 3_500_000_000) }
             let bump = CameraBump(startNanos: knock, durationNanos: 60_000_000, dxPixels: 3, dyPixels: 2)
             bumps = [bump]
@@ -141,16 +154,21 @@ public struct Scenario: Equatable {
                 crossing += Int64(options.lapMetres / average * 1e9)
             }
             previousSpeed = speed
-            // The runner's torso front meets the gate line at `crossing`.
-            let shirtDark = random.unit() < 0.5
-            let runner = Runner(crossingNanos: crossing, lineX: gateX, speedAtLine: speed, direction: .leftToRight,
-                                shirtLuma: shirtDark ? 45 : 215, skinLuma: 95 + 40 * random.unit(),
-                                legLuma: 60 + 30 * random.unit(), stridePhase: random.uniform(0, PortableMath.twoPi))
+            let runner = Scenario.runner(crossingNanos: crossing, lineX: gateX, speed: speed, random: &random)
             runners.append(runner)
             let knocked = options.knockNanos.map { $0 < crossing } ?? false
             truthNanos.append(runner.torsoFrontNanos(reaching: knocked ? gateAfterKnock : gateX))
         }
         endNanos = crossing + 1_500_000_000
+    }
+
+    /// A runner whose torso front meets the gate line at `crossingNanos`,
+    /// in a shirt, skin and legs drawn from `random`.
+    static func runner(crossingNanos: Int64, lineX: Double, speed: Double, random: inout SplitMix64) -> Runner {
+        let shirtDark = random.unit() < 0.5
+        return Runner(crossingNanos: crossingNanos, lineX: lineX, speedAtLine: speed, direction: .leftToRight,
+                      shirtLuma: shirtDark ? 45 : 215, skinLuma: 95 + 40 * random.unit(),
+                      legLuma: 60 + 30 * random.unit(), stridePhase: random.uniform(0, PortableMath.twoPi))
     }
 
     /// The truth nearest `nanos`, if one is within half a second.

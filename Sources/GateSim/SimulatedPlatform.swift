@@ -39,9 +39,10 @@ public struct SimulatedPlatform: GatePlatform {
         var scene = Scene(runners: scenario.runners)
         scene.figures = scenario.figures
         scene.bumps = scenario.bumps
+        scene.flickerAmplitude = scenario.flickerAmplitude
         renderer = SceneRenderer(camera: scenario.camera, scene: scene, seed: scenario.options.seed)
         camera = SimulatedCamera(renderer: renderer, fps: scenario.options.fps, clock: clock)
-        motion = SimulatedMotion(settleNanos: scenario.settleNanos, knockNanos: scenario.options.knockNanos,
+        motion = SimulatedMotion(settleNanos: scenario.settleNanos, knocks: scenario.knocks,
                                  seed: scenario.options.seed, clock: clock)
         var edges = [
             ButtonEdge(control: .button, pressed: true, timestampNanos: scenario.buttonPressNanos),

@@ -209,6 +209,9 @@ public enum ArgumentParser {
                 options.voiceDirectory = try cursor.value(for: argument, accepts: "the directory of the voice's WAV clips (make voice writes build/voice)")
             case "--http":
                 options.http = try listenAddress(&cursor, argument)
+            case "--soak":
+                let hours = try cursor.decimal(for: argument, in: 0.01...24, accepts: "hours of flying laps, from 0.01 to 24")
+                options.simulation.soakNanos = Int64(hours * 3600e9)
             case "--boxes":
                 var race = options.race ?? RaceSimulationOptions()
                 race.boxes = Int(try cursor.integer(for: argument, in: 1...4, accepts: "1 to 4 boxes (2-4 race; 1 times laps alone)"))
@@ -221,11 +224,14 @@ public enum ArgumentParser {
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --http, "
+                throw unknown(argument, accepted: "--preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --http, --soak, "
                               + "--boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller")
             }
         }
         if let preset = options.preset { try applyPreset(preset, to: &options, startGiven: startGiven, distancesGiven: distancesGiven) }
+        if options.simulation.soakNanos != nil && (options.race != nil || options.simulation.startType != .flying) {
+            throw UsageError("--soak: a soak is one box timing flying laps; use it without --boxes and --start")
+        }
         if options.race != nil && options.http != nil {
             throw UsageError("--http with --boxes: the coach's page serves one box; simulate it without --boxes")
         }

@@ -38,6 +38,13 @@ public final class SceneRenderer {
     /// One row's noise draws (width rounded up to eight).
     private let noiseSums: UnsafeMutablePointer<UInt32>
     private var parts: [(Capsule, Double)] = []
+    /// The runners and figures that may show in the frame being drawn: a
+    /// soak's hundreds of runners are otherwise each looked at in every
+    /// row of every exposure sample.
+    private var frameRunners: [Int] = []
+    private var frameFigures: [Int] = []
+    /// Off only in the test that proves the cull changes no pixel.
+    var cullsRunners = true
     /// The exposure sub-sample being drawn: whether rowLayer holds it yet,
     /// and the background row and shift it starts from.
     private var layerPainted = false
@@ -135,6 +142,9 @@ public final class SceneRenderer {
         let noiseScale = Float(camera.noiseSigma / 147.800_541)   // one sigma of four uniform bytes: sqrt(4 (256^2 - 1) / 12)
         let samples = exposureSamples
         let scale = 1 / Float(samples)
+        let from = topRowNanos - camera.exposureNanos, until = topRowNanos + camera.readoutNanos + camera.exposureNanos
+        SceneRenderer.cull(scene.runners, from: from, until: until, viewMetres: camera.viewWidthMetres, culls: cullsRunners, into: &frameRunners)
+        SceneRenderer.cull(scene.figures, from: from, until: until, viewMetres: camera.viewWidthMetres, culls: cullsRunners, into: &frameFigures)
         for row in 0..<h {
             let rowNanos = topRowNanos + camera.readoutNanos * Int64(row) / Int64(h)
             let shift = scene.shift(atNanos: rowNanos)
@@ -153,8 +163,8 @@ public final class SceneRenderer {
                 currentBackgroundRow = backgroundRow
                 let dxMetres = Double(shift.dx) * metresPerPixel
                 if worldY > -0.1 && worldY < Runner.height + 0.2 {
-                    drawRunners(scene.figures, at: t, worldY: worldY, metresPerPixel: metresPerPixel, dx: dxMetres)
-                    drawRunners(scene.runners, at: t, worldY: worldY, metresPerPixel: metresPerPixel, dx: dxMetres)
+                    drawRunners(scene.figures, frameFigures, at: t, worldY: worldY, metresPerPixel: metresPerPixel, dx: dxMetres)
+                    drawRunners(scene.runners, frameRunners, at: t, worldY: worldY, metresPerPixel: metresPerPixel, dx: dxMetres)
                 }
                 for disc in scene.discs {
                     let c = disc.centre(atNanos: t)
@@ -185,8 +195,30 @@ public final class SceneRenderer {
         }
     }
 
-    private func drawRunners(_ runners: [Runner], at t: Int64, worldY: Double, metresPerPixel: Double, dx: Double) {
-        for runner in runners {
+    /// Those of `runners` whose extent may meet the view (widened by a
+    /// knock's few pixels and more) at any instant from `from` to `until`:
+    /// each runner moves one way, so its extents at the two ends bound it.
+    /// Only runners that `drawRunners` would skip in every row are left
+    /// out, so the frame is the same to the bit. No allocation once the
+    /// index buffer has grown to the scene's size.
+    static func cull(_ runners: [Runner], from: Int64, until: Int64, viewMetres: Double, culls: Bool = true, into visible: inout [Int]) {
+        visible.removeAll(keepingCapacity: true)
+        visible.reserveCapacity(runners.count)
+        let margin = 1.0
+        for (i, runner) in runners.enumerated() {
+            guard culls else { visible.append(i); continue }
+            let a = max(from, runner.visibleFromNanos), b = min(until, runner.visibleUntilNanos - 1)
+            guard a <= b else { continue }
+            let first = runner.extent(atNanos: a), last = runner.extent(atNanos: b)
+            let low = min(first.low, last.low), high = max(first.high, last.high)
+            if high < -margin || low > viewMetres + margin { continue }
+            visible.append(i)
+        }
+    }
+
+    private func drawRunners(_ all: [Runner], _ indices: [Int], at t: Int64, worldY: Double, metresPerPixel: Double, dx: Double) {
+        for i in indices {
+            let runner = all[i]
             let extent = runner.extent(atNanos: t)
             if extent.high < dx || extent.low > camera.viewWidthMetres + dx { continue }
             if worldY < runner.baseY - 0.1 || worldY > runner.baseY + (Runner.height + 0.2) * runner.scale { continue }
