@@ -14,6 +14,8 @@ public enum Command: Equatable {
     /// `ts-gate presets`: the table of presets.
     case presets
     case calc(CalcOptions)
+    /// `ts-gate athletes ...`: the athletes file and their bests.
+    case athletes(AthletesOptions)
     case help
     case version
 }
@@ -56,6 +58,9 @@ public struct SimulateOptions: Equatable {
     public var voiceDirectory: String?
     /// `--preset ID`: its start type and gates, and its id in the records.
     public var preset: Preset?
+    /// `--athletes N`: a squad of N takes turns (made up and added to the
+    /// data directory's athletes file when it has none).
+    public var athletes: Int?
     public init() {}
 }
 
