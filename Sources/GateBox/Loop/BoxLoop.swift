@@ -250,7 +250,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         if ready.contains(.station) { try handleStation() }
         if ready.contains(.raceTimer) { try handleRaceTimer() }
         if ready.contains(.buttons) { try handleButtons() }
-        if let count = taps.due(atNanos: platform.nowNanos), let end = try handle(taps: count) { return end }
+        // Taps pending only: most wake-ups (every frame) read no clock here.
+        if taps.dueNanos != nil, let count = taps.due(atNanos: platform.nowNanos), let end = try handle(taps: count) { return end }
         if ready.contains(.motion) { try handleMotion() }
         if ready.contains(.speaker) { try handleSpeaker() }
         if ready.contains(.cameraBack) { try cameraReturned() }
@@ -538,7 +539,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
         say(ResultsTable.liveLine(saved, runs: configuration.startType.isExternal, units: configuration.speedUnits))
         if let line = best.line { say(line) }
-        try speak(lap, best: best.remark)
+        try speak(lap, best: best.remark, gainNanos: best.gainNanos)
         if configuration.startType.isExternal && session.state == .armed { say("ready for the next start") }
         if session.state == .idle {
             warn("the tripod moved during this run: gate disarmed; check the aim, then press the button to arm")
@@ -550,7 +551,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// flying start (the crossing that starts the clock only beeps), each
     /// run's time with a start event; "best lap" or "best run" when it beats
     /// every earlier one of the session.
-    private mutating func speak(_ lap: SoloLapSession.Lap, best: Phrase?) throws(GateError) {
+    private mutating func speak(_ lap: SoloLapSession.Lap, best: Phrase?, gainNanos: Int64?) throws(GateError) {
         let external = configuration.startType.isExternal
         let time = external ? lap.elapsedNanos : lap.splitNanos
         var remark: Phrase? = best
@@ -558,7 +559,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         if remark == nil, let time, session.bestSplitNanos == time, session.lapCount >= 2, !falseStart {
             remark = external ? .bestRun : .bestLap
         }
-        let sound = time.map { voice.crossing(lap: external ? nil : lap.lap, nanos: $0, remark: remark) }
+        let sound = time.map { voice.crossing(lap: external ? nil : lap.lap, nanos: $0, remark: remark, gainNanos: remark == best ? gainNanos : nil) }
             ?? (program: StartCalls.crossing(words: nil, voice: configuration.voice), note: nil)
         try platform.speaker.play(sound.program, atNanos: platform.nowNanos)
         if let note = sound.note { say(note) }

@@ -87,30 +87,30 @@ struct NextRunPicker {
 
     /// A start event began `run`: it is the picked athlete's.
     mutating func runStarted(_ run: Int) {
-        if let current { byRun[run] = current } else { byRun[run] = nil }
+        byRun[run] = current
     }
 
     /// Stamps the crossing with its athlete as they are now and, for a
     /// finished run that counts, what it did to their bests; returns what
-    /// to say after the time ("new personal best", "season best") and a
-    /// line for the log.
-    mutating func stamp(_ record: inout CrossingRecord, external: Bool) -> (remark: Phrase?, line: String?) {
+    /// to say after the time ("new personal best", "season best"), by how
+    /// much it beat the best before, and a line for the log.
+    mutating func stamp(_ record: inout CrossingRecord, external: Bool) -> (remark: Phrase?, gainNanos: Int64?, line: String?) {
         let index = external ? byRun[record.runNumber] : current
-        guard let index else { return (nil, nil) }
+        guard let index else { return (nil, nil, nil) }
         let athlete = squad.athletes[index]
         record.athleteId = athlete.id
         record.athlete = athlete.name
         record.athleteColour = athlete.colour.name
-        guard let key = bestsKey, let run = BestsBook.countedRun(record) else { return (nil, nil) }
+        guard let key = bestsKey, let run = BestsBook.countedRun(record) else { return (nil, nil, nil) }
         let outcome = bests.record(athleteId: run.athleteId, key: key, ms: run.ms, timestamp: record.timestamp)
         record.best = outcome
-        guard outcome.personalBest || outcome.seasonBest else { return (nil, nil) }
+        guard outcome.personalBest || outcome.seasonBest else { return (nil, nil, nil) }
         var line = athlete.name + ": " + (outcome.personalBest ? "new personal best" : "season best") + " at " + key
         if let previous = outcome.previousBestMs, let gain = outcome.improvementMs {
             line += ", " + DecimalText.fixed(gain / 1000, places: 2) + " s better than " + DecimalText.fixed(previous / 1000, places: 2) + " s"
         } else {
             line += " (first timed run)"
         }
-        return (outcome.personalBest ? .newPersonalBest : .seasonBest, line)
+        return (outcome.personalBest ? .newPersonalBest : .seasonBest, outcome.improvementMs.map { Int64(($0 * 1e6).rounded()) }, line)
     }
 }
