@@ -12,6 +12,10 @@ extension BoxLoop {
         case 1:
             try handle(ButtonGestures.Gesture.tap)
         case 2:
+            guard configuration.race == nil else {
+                say("button (double tap): a race's runs do not record athletes yet; the button does not pick one")
+                return nil
+            }
             guard let picked = picker.nextAthlete(voice: configuration.voice) else {
                 say("button (double tap): no athletes to pick from (ts-gate athletes add NAME)")
                 return nil

@@ -227,7 +227,7 @@ public struct BoxLoop<Platform: GatePlatform> {
                 try platform.speaker.play(NextRunPicker.presetSound(preset, voice: configuration.voice), atNanos: platform.nowNanos)
             }
         }
-        if !configuration.squad.athletes.isEmpty { say(picker.squadLine) }
+        if !configuration.squad.athletes.isEmpty && configuration.race == nil { say(picker.squadLine) }
         if let refused = configuration.settingsRefused {
             warn("settings refused: " + refused)
             try platform.lights.show(.error, atNanos: platform.nowNanos)
@@ -379,11 +379,11 @@ public struct BoxLoop<Platform: GatePlatform> {
         while let edge = try platform.buttons.nextEdge() {
             switch edge.control {
             case .button:
-                if edge.pressed { taps.pressed() }
+                if edge.pressed { taps.pressed(atNanos: edge.timestampNanos) }
                 switch gestures.edge(pressed: edge.pressed, atNanos: edge.timestampNanos) {
                 case .tap? where voice.calling != nil:
                     // Calling off a start cannot wait to see if more taps come.
-                    taps.cancel()
+                    taps.tookAtOnce(releasedAtNanos: edge.timestampNanos)
                     try handle(.tap)
                 case .tap?: taps.tap(releasedAtNanos: edge.timestampNanos)
                 case let gesture?:

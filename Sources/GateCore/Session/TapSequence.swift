@@ -15,11 +15,19 @@ public struct TapSequence: Equatable, Sendable {
     public private(set) var count = 0
     private var lastReleaseNanos: Int64 = 0
     private var held = false
+    /// After a tap acted on at once, taps pressed before this instant are
+    /// the rest of that gesture and mean nothing.
+    private var absorbingUntilNanos: Int64?
+    private var absorbing = false
 
     public init() {}
 
-    /// The button went down: a sequence waits while it is held.
-    public mutating func pressed() { held = true }
+    /// The button went down at `nanos`: a sequence waits while it is held.
+    public mutating func pressed(atNanos nanos: Int64) {
+        held = true
+        absorbing = absorbingUntilNanos.map { nanos < $0 } ?? false
+        if !absorbing { absorbingUntilNanos = nil }
+    }
 
     /// The button came up without a tap (held between the gesture bands).
     public mutating func released() { held = false }
@@ -27,8 +35,20 @@ public struct TapSequence: Equatable, Sendable {
     /// A tap ended at `nanos`.
     public mutating func tap(releasedAtNanos nanos: Int64) {
         held = false
+        if absorbing {
+            absorbingUntilNanos = nanos + TapSequence.gapNanos
+            return
+        }
         count += 1
         lastReleaseNanos = nanos
+    }
+
+    /// A tap the loop acted on at once, released at `nanos` (calling off a
+    /// start cannot wait): a coach's double tap then calls the start off
+    /// and no more, rather than off and on again.
+    public mutating func tookAtOnce(releasedAtNanos nanos: Int64) {
+        cancel()
+        absorbingUntilNanos = nanos + TapSequence.gapNanos
     }
 
     /// Forgets the taps so far (a long press came after them, or the start
