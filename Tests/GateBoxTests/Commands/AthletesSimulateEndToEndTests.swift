@@ -130,4 +130,30 @@ import GateSim
         #expect(text.contains("button (triple tap): disarm first (hold 2-5 s) to change the preset; the gate is armed"), "\(text)")
         #expect(loop.records.count == 1, "the run is still timed")
     }
+
+    /// A coach's double tap while a voice start is being called calls it
+    /// off, as one tap does, and does not call a new one.
+    @Test func aDoubleTapDuringACallOnlyCallsItOff() throws {
+        var options = SimulationOptions()
+        options.seed = 5; options.runs = 1; options.startType = .voice
+        var scenario = Scenario(options: options)
+        let call = try #require(scenario.presses.first).releaseNanos
+        let called = call + TapSequence.gapNanos
+        scenario.presses.insert(contentsOf: [
+            Scenario.Press(control: .button, pressNanos: called + 1_000_000_000, releaseNanos: called + 1_100_000_000),
+            Scenario.Press(control: .button, pressNanos: called + 1_250_000_000, releaseNanos: called + 1_350_000_000),
+        ], at: 1)
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var configuration = BoxConfiguration(detector: DetectorSettings(), viewWidthMetres: options.viewWidthMetres,
+                                             deviceId: "test", simulated: true, seed: options.seed)
+        configuration.startType = .voice
+        var (loop, log, sink) = try BoxLoopTests.loop(scenario, configuration, in: dir)
+        defer { loop.platform.release(); log.close(); sink.close() }
+        #expect(try loop.run() == .completed)
+        let text = try String(contentsOfFile: dir.path + "/console.txt", encoding: .utf8)
+        #expect(text.contains("button: start called off before GO"))
+        #expect(text.components(separatedBy: "button: voice start:").count == 2, "one call, not a second one: \(text)")
+        #expect(!text.contains("(GO)") && loop.records.isEmpty)
+    }
 }
