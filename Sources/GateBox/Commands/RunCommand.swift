@@ -53,15 +53,10 @@ enum RunCommand {
             RunCommand.serviceSessionEnded(end)
             announcePreset = false
             if case .preset(let id) = end {
-                var picked = sources
-                picked.preset = id
-                do {
-                    settings = try picked.load()
-                    sources = picked
+                if let picked = pickedPreset(id, over: sources, console: console) {
+                    settings = picked.settings
+                    sources = picked.sources
                     announcePreset = true
-                    console.line("ts-gate: preset " + id + " from the button")
-                } catch {
-                    console.problem("ts-gate: preset " + id + " from the button refused, keeping the settings in use: " + error.message)
                 }
                 continue
             }
@@ -76,6 +71,29 @@ enum RunCommand {
                 console.problem("ts-gate: reload refused, keeping the settings in use: " + error.message)
             }
         }
+    }
+
+    /// The settings with the preset the button picked, or, when the files
+    /// refuse it (a start.type it does not allow), with the next one they
+    /// take, so the next triple tap moves on instead of back to the same
+    /// refusal. Nil: no preset can be run with these files.
+    static func pickedPreset(_ id: String, over sources: SettingsSources, console: Console) -> (settings: BoxSettings, sources: SettingsSources)? {
+        var preset = Preset.named(id)
+        for _ in 0..<Preset.all.count {
+            guard let candidate = preset else { break }
+            var picked = sources
+            picked.preset = candidate.id
+            do {
+                let settings = try picked.load()
+                console.line("ts-gate: preset " + candidate.id + " from the button")
+                return (settings, picked)
+            } catch {
+                console.line("ts-gate: preset " + candidate.id + " from the button skipped: " + error.message)
+            }
+            preset = candidate.next
+        }
+        console.problem("ts-gate: no preset from the button fits the settings; keeping the settings in use")
+        return nil
     }
 
     /// One session on freshly opened devices.
