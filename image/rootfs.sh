@@ -30,9 +30,12 @@ MIRRORS=(
 # asks for it (debug.ssh; rootfs-customize.sh disables it). hostapd, iw and
 # wireless-regdb: the access point for the coach's phone, started by
 # ts-gate-wifi.service only when ts-gate.conf names it (Debian's own
-# hostapd.service stays off).
+# hostapd.service stays off). espeak-ng: `ts-gate athletes add` on the box
+# speaks a new athlete's name into a clip in the start calls' voice (the
+# firmware never runs it); with its libraries about 12 MB once the other
+# languages' dictionaries are left out below (23 MB with them).
 PACKAGES=(systemd-sysv udev kmod initramfs-tools e2fsprogs fdisk dosfstools
-          zstd i2c-tools v4l-utils openssh-server hostapd iw wireless-regdb $IMAGE_PACKAGES)
+          zstd i2c-tools v4l-utils openssh-server hostapd iw wireless-regdb espeak-ng $IMAGE_PACKAGES)
 MAX_AGE_DAYS=${TS_GATE_ROOTFS_MAX_AGE_DAYS:-7}
 
 ensure_packages mmdebstrap arch-test qemu-user-static binfmt-support
@@ -72,7 +75,9 @@ EXCLUDES=(--dpkgopt='path-exclude=/usr/share/man/*'
           --dpkgopt='path-include=/usr/share/locale/locale.alias'
           --dpkgopt='path-exclude=/usr/share/doc/*'
           --dpkgopt='path-include=/usr/share/doc/*/copyright'
-          --dpkgopt='path-exclude=/usr/share/info/*')
+          --dpkgopt='path-exclude=/usr/share/info/*'
+          --dpkgopt='path-exclude=/usr/lib/*/espeak-ng-data/*_dict'
+          --dpkgopt='path-include=/usr/lib/*/espeak-ng-data/en_dict')
 HOOKS=()
 if [ -n "${IMAGE_INITRAMFS_MODULES:-}" ]; then
     # Under qemu-user Debian's MODULES=most initramfs takes 15-20 min per

@@ -50,6 +50,8 @@ public enum TSGate {
             return 0
         case .calc(let options):
             return CalcCommand.run(options, console: console)
+        case .athletes(let options):
+            return AthletesCommand.run(options, console: console)
         }
     }
 
@@ -67,10 +69,14 @@ public enum TSGate {
           ts-gate presets                     the tests a coach picks by name (preset = ID, --preset ID)
           ts-gate calc wind --event 100m|200m --time T --wind W   a time in a wind as its still-air time
           ts-gate calc convert --from 60m|100m|200m --time T [--women]   equivalent 60, 100, 200 m times
+          ts-gate athletes add NAME|list|edit NAME|remove NAME|show NAME|new-season [options]   the squad and its bests
           ts-gate --help | --version
 
         --simulate options:
-          --preset ID     a preset's start type and gates (a flying preset is a race of its boxes)
+          --preset ID     a preset's start type and gates (a flying preset is a race of its boxes);
+                          one box at the finish times the preset's distance from the start
+          --athletes N    1-8 athletes take turns, the coach double-tapping for the next after each run
+                          (touch-release, countdown or voice); made up when the athletes file has none
           --seed N        scenario seed (default 1); the same seed gives the same session
           --runs N        laps after a flying start, or runs from a start, 1-1000 (default 4)
           --fps N         camera frames per second, 30-1000 (default 120)
@@ -104,6 +110,17 @@ public enum TSGate {
           --session ID    only this session (e.g. session-0001)
           --csv           CSV instead of tables
           --units U       speeds in m/s, km/h, mph or knots, or several: m/s,km/h (default m/s, km/h, mph)
+
+        athletes options (the athletes file lives in the data directory, beside the sessions):
+          --data-dir D    where the athletes file and the sessions are
+          --nickname N    add, edit: what the box says instead of the name
+          --colour C      add, edit: red, orange, yellow, green, blue, purple, pink or gray
+          --birthdate D   add, edit: YYYY-MM-DD
+          --gender G      add, edit: female, male or other
+          --name N        edit: a new name; new-season: the season's name
+          --no-voice      add, edit: no name clip (espeak-ng speaks it otherwise)
+          In edit, an empty value ("") removes a nickname, birthdate or gender. show prints personal
+          and season bests per test ({startType}_{distance}m) and the trend of the last runs.
 
         replay options:
           --gate F          gate line as a fraction of the image width, 0.1-0.9 (default 0.5)

@@ -106,7 +106,9 @@ extension Scenario {
         for event in startEvents {
             switch startType {
             case .touchRelease: presses.append(Press(control: .touchPad, pressNanos: event - 1_500_000_000, releaseNanos: event))
-            case .countdown: presses.append(Press(control: .button, pressNanos: event - 3_150_000_000, releaseNanos: event - 3_000_000_000))
+            // The tap is a tap once no second one follows (TapSequence.gapNanos).
+            case .countdown: presses.append(Press(control: .button, pressNanos: event - 3_150_000_000 - TapSequence.gapNanos,
+                                                  releaseNanos: event - 3_000_000_000 - TapSequence.gapNanos))
             case .flying, .voice, .inFrame: continue   // not simulated in a race (refused by --boxes)
             }
             startNanos.append(event)

@@ -39,6 +39,10 @@ public struct SimulationOptions: Equatable {
     /// A soak (issue 53): a flying session this long, a pass every 30-90 s,
     /// the light flickering, two knocks; `runs` and `knockNanos` unused.
     public var soakNanos: Int64?
+    /// Runs from a start event: a squad of this many athletes takes turns,
+    /// each with a speed of their own (a few percent apart run to run), and
+    /// the coach double-taps the button after each run for the next one.
+    public var athletes = 0
 
     public init() {}
 }
@@ -129,8 +133,13 @@ public struct Scenario: Equatable {
         // ahead as its calls take (the box's draws: the same seed, in the
         // same order); each run gets a start.
         var calls = StartCalls.random(seed: options.seed)
+        let squad = external ? options.athletes : 0
+        let squadSpeeds = (0..<squad).map { _ in random.uniform(7, 10) }
         for pass in 0...(external ? options.runs - 1 : options.runs) {
-            let speed = options.speedMetresPerSecond ?? random.uniform(3, 11)
+            var speed = options.speedMetresPerSecond ?? random.uniform(3, 11)
+            if squad > 0 && options.speedMetresPerSecond == nil {
+                speed = squadSpeeds[pass % squad] * random.uniform(0.97, 1.03)
+            }
             var lead: Int64 = 0
             switch options.startType {
             case .countdown: lead = 3_000_000_000
@@ -145,7 +154,10 @@ public struct Scenario: Equatable {
                 startNanos.append(start)
                 switch options.startType {
                 case .touchRelease: presses.append(Press(control: .touchPad, pressNanos: start - 1_500_000_000, releaseNanos: start))
-                case .countdown, .voice: presses.append(Press(control: .button, pressNanos: start - lead - 150_000_000, releaseNanos: start - lead))
+                // The tap is a tap once no second one follows (TapSequence.gapNanos).
+                case .countdown, .voice:
+                    let release = start - lead - TapSequence.gapNanos
+                    presses.append(Press(control: .button, pressNanos: release - 150_000_000, releaseNanos: release))
                 case .flying, .inFrame: break
                 }
             } else if pass > 0 {
@@ -158,6 +170,7 @@ public struct Scenario: Equatable {
             runners.append(runner)
             let knocked = options.knockNanos.map { $0 < crossing } ?? false
             truthNanos.append(runner.torsoFrontNanos(reaching: knocked ? gateAfterKnock : gateX))
+            if squad > 1 && pass < options.runs - 1 { presses += Scenario.nextAthleteTaps(after: crossing, pass: pass, squad: squad) }
         }
         endNanos = crossing + 1_500_000_000
     }
@@ -169,6 +182,20 @@ public struct Scenario: Equatable {
         return Runner(crossingNanos: crossingNanos, lineX: lineX, speedAtLine: speed, direction: .leftToRight,
                       shirtLuma: shirtDark ? 45 : 215, skinLuma: 95 + 40 * random.unit(),
                       legLuma: 60 + 30 * random.unit(), stridePhase: random.uniform(0, PortableMath.twoPi))
+    }
+
+    /// The coach's double taps a second after run `pass` finished: one for
+    /// the next athlete, two when the box's cycle must pass "no athlete" to
+    /// come back to the first (the box's cycle is the squad, then nobody).
+    static func nextAthleteTaps(after crossing: Int64, pass: Int, squad: Int) -> [Press] {
+        var taps: [Press] = []
+        var at = crossing + 1_000_000_000
+        for _ in 0..<((pass + 1) % squad == 0 ? 2 : 1) {
+            taps.append(Press(control: .button, pressNanos: at, releaseNanos: at + 120_000_000))
+            taps.append(Press(control: .button, pressNanos: at + 270_000_000, releaseNanos: at + 390_000_000))
+            at += 390_000_000 + TapSequence.gapNanos + 100_000_000
+        }
+        return taps
     }
 
     /// The truth nearest `nanos`, if one is within half a second.

@@ -74,8 +74,12 @@ public struct SimulatedPlatform: GatePlatform {
         scenario.movementNanos.min { ($0 - nanos).magnitude < ($1 - nanos).magnitude }
     }
 
-    public mutating func wait() throws(GateError) -> ReadySources {
-        let next = nextEventNanos
+    public mutating func wait() throws(GateError) -> ReadySources { try wait(deadlineNanos: nil) }
+
+    /// The virtual clock stops at the loop's deadline too, so a gesture due
+    /// then is decided at its instant, as the seed's truth expects.
+    public mutating func wait(deadlineNanos: Int64?) throws(GateError) -> ReadySources {
+        let next = min(nextEventNanos, max(deadlineNanos ?? Int64.max, clock.nowNanos))
         // Sleep (paced) or peek (fast) on the signal descriptor and any watched ones.
         if poller.count > 0 {
             var timeout: Int32 = 0

@@ -46,7 +46,8 @@ extension Scenario {
                     ? StartCalls.voiceStart(options.voiceSettings, voice: options.voice, random: &calls).goNanos
                     : 3_000_000_000
                 presses.append(Press(control: .button, pressNanos: release - 150_000_000, releaseNanos: release))
-                let go = release + lead
+                // The tap is a tap once no second one follows (TapSequence.gapNanos).
+                let go = release + TapSequence.gapNanos + lead
                 startNanos.append(go)
                 movement = go + Int64(options.falseStart ? random.uniform(-250_000_000, 60_000_000)
                                                          : random.uniform(120_000_000, 250_000_000))

@@ -7,7 +7,7 @@ import GateProtocol
 /// (built with -sanitize=fuzzer, `Tests/Fuzz/fuzz.sh`); the plain build
 /// replays saved inputs through them (`gate-fuzz TARGET FILE...`).
 enum FuzzTargets {
-    static let names = ["y4m", "mjpeg", "avi", "config", "results", "message", "fragments", "att", "clocksync", "http"]
+    static let names = ["y4m", "mjpeg", "avi", "config", "results", "athletes", "message", "fragments", "att", "clocksync", "http"]
 
     static func run(_ name: String, _ bytes: [UInt8]) {
         switch name {
@@ -16,6 +16,7 @@ enum FuzzTargets {
         case "avi": avi(bytes)
         case "config": config(bytes)
         case "results": _ = ResultsReader.parse(String(decoding: bytes, as: UTF8.self))
+        case "athletes": _ = AthletesFile.parse(String(decoding: bytes, as: UTF8.self))
         case "message": _ = try? TimingMessage.decode(bytes)
         case "fragments": fragments(bytes)
         case "att": _ = try? ATTPDU.decode(bytes)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every parser that takes outside input (issue
 # 53): Y4M clips, raw MJPEG streams and MJPEG AVIs, configuration files,
-# the results reader, seed 002's messages and fragments, ATT PDUs, the
-# binary clock sync packet and the coach page's HTTP requests. libFuzzer, through swiftc -sanitize=fuzzer: a
+# the results reader, the athletes file, seed 002's messages and fragments,
+# ATT PDUs, the binary clock sync packet and the coach page's HTTP requests.
+# libFuzzer, through swiftc -sanitize=fuzzer: a
 # build of its own (.build-fuzz, -D GATE_FUZZ; Tests/Fuzz/main.swift).
 #
 #   Tests/Fuzz/fuzz.sh [SECONDS] [TARGET...]     (default 60 s each, every target)
@@ -21,7 +22,7 @@ die() { echo "fuzz: FAIL: $*" >&2; exit 1; }
 SECONDS_EACH=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(y4m mjpeg avi config results message fragments att clocksync http)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(y4m mjpeg avi config results athletes message fragments att clocksync http)
 OUT=build/fuzz
 mkdir -p "$OUT"
 
@@ -55,6 +56,12 @@ cat <<'JSONL' | seed results session.jsonl
 {"type":"session","sessionId":"s1","startedAt":"2026-11-29T12:00:00Z","deviceId":"ts-gate-vm-rig","startType":"flying"}
 {"type":"crossing","sessionId":"s1","lap":1,"crossingTimeNanos":1500000000,"uncertaintyMs":0.4,"direction":"ltr"}
 {"type":"session_end","sessionId":"s1","reason":"completed"
+JSONL
+cat <<'JSONL' | seed athletes athletes.jsonl
+{"type":"athlete","id":"athlete-0001","name":"Ada Quick","nickname":"Ace","colour":"red","birthdate":"2009-04-17","gender":"female","timestamp":1}
+{"type":"athlete_removed","id":"athlete-0001","timestamp":2}
+{"type":"season","name":"2027","timestamp":3}
+{"type":"athlete","id":"athlete-0002","name":"Ben
 JSONL
 printf '%s' '{"type":"session_create","timestamp":1706000000000,"deviceId":"abc-123","payload":{"sessionId":"s","sessionCode":"012345","hostRole":"start","settings":{"startType":"touchRelease"},"protocolVersion":"1.0","appVersion":"1.2.3","platform":"android","capabilities":{"highSpeedCamera":true,"maxFps":240,"binaryClockSync":true,"multiGate":false}}}' | seed message create.json
 printf '%s' '{"type":"session_join","timestamp":5,"deviceId":"box","payload":{"sessionId":"s","requestedRole":"lap","protocolVersion":"1.1","platform":"ts-gate","capabilities":{"maxFps":120}}}' | seed message join.json

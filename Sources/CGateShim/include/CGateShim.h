@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
@@ -65,6 +67,11 @@ extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flag
 
 // ---- errno (a macro over a thread-local) ----
 static inline int gate_errno(void) { return errno; }
+// A helper program (espeak-ng for an athlete's name), with this process's
+// environment; and its exit status from waitpid's word (128 + signal).
+extern char **environ;
+static inline int gate_spawnp(pid_t *pid, const char *file, char *const argv[]) { return posix_spawnp(pid, file, NULL, NULL, argv, environ); }
+static inline int gate_exit_status(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
 static inline void gate_set_errno(int value) { errno = value; }
 
 // ---- variadic calls ----

@@ -94,6 +94,9 @@ public enum ArgumentParser {
         case "calc":
             cursor.skip()
             return .calc(try parseCalc(&cursor))
+        case "athletes":
+            cursor.skip()
+            return .athletes(try parseAthletes(&cursor))
         case "replay":
             cursor.skip()
             return .replay(try parseReplay(&cursor))
@@ -110,7 +113,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, presets, calc, selftest, peers, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, presets, calc, athletes, selftest, peers, --help, --version)")
         }
     }
 
@@ -205,6 +208,8 @@ public enum ArgumentParser {
                 options.fast = true
             case "--false-start":
                 options.simulation.falseStart = true
+            case "--athletes":
+                options.athletes = Int(try cursor.integer(for: argument, in: 1...8, accepts: "the number of athletes taking turns, 1 to 8"))
             case "--voice":
                 options.voiceDirectory = try cursor.value(for: argument, accepts: "the directory of the voice's WAV clips (make voice writes build/voice)")
             case "--http":
@@ -224,7 +229,7 @@ public enum ArgumentParser {
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--preset, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --http, --soak, "
+                throw unknown(argument, accepted: "--preset, --athletes, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --http, --soak, "
                               + "--boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller")
             }
         }
@@ -240,6 +245,9 @@ public enum ArgumentParser {
         }
         if options.race != nil && options.simulation.startType == .inFrame {
             throw UsageError("--start in-frame with --boxes: an in-frame start is one box's (agility drills); use it without --boxes")
+        }
+        if options.athletes != nil && (options.race != nil || !options.simulation.startType.isExternal || options.simulation.startType == .inFrame) {
+            throw UsageError("--athletes: athletes take turns at runs from a start event on one box: use it with --start touch-release, countdown or voice (or a preset of those), without --boxes")
         }
         if options.simulation.falseStart && (options.race != nil || !options.simulation.startType.isCalled) {
             throw UsageError("--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes")
@@ -270,6 +278,8 @@ public enum ArgumentParser {
         } else {
             options.simulation.startType = preset.defaultStartType
         }
+        // One box at the finish: the athlete runs the preset's distance from the start.
+        if let metres = preset.metres { options.simulation.dashMetres = metres }
         if preset.needsStartGate && options.race == nil { options.race = RaceSimulationOptions() }
         guard var race = options.race else { return }
         guard preset.maxDevices > 1 else {

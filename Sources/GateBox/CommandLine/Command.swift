@@ -14,6 +14,8 @@ public enum Command: Equatable {
     /// `ts-gate presets`: the table of presets.
     case presets
     case calc(CalcOptions)
+    /// `ts-gate athletes ...`: the athletes file and their bests.
+    case athletes(AthletesOptions)
     case help
     case version
 }
@@ -58,6 +60,9 @@ public struct SimulateOptions: Equatable {
     public var preset: Preset?
     /// `--http ADDRESS:PORT`: serve the coach's page while the session runs.
     public var http: ListenAddress?
+    /// `--athletes N`: a squad of N takes turns (made up and added to the
+    /// data directory's athletes file when it has none).
+    public var athletes: Int?
     public init() {}
 }
 

@@ -148,6 +148,7 @@ enum RaceSimulateCommand {
             for i in 0..<loops.count where !ended[i] {
                 var due = loops[i].platform.nextEventNanos
                 if let race = loops[i].raceDueNanos { due = min(due, race) }
+                if let own = loops[i].ownDueNanos { due = min(due, own) }
                 dueLocal[i] = due
                 next = min(next, clocks[i].trueTime(atLocal: due), loops[i].platform.link.nextDueTrueNanos)
             }
@@ -162,7 +163,7 @@ enum RaceSimulateCommand {
                 var ready = loops[i].platform.readySources()
                 if loops[i].platform.link.nextDueTrueNanos <= next { ready.insert(.link) }
                 if let race = loops[i].raceDueNanos, race <= loops[i].platform.clock.nowNanos { ready.insert(.raceTimer) }
-                guard !ready.isEmpty else { continue }
+                guard !ready.isEmpty || loops[i].ownDueNanos.map({ $0 <= loops[i].platform.clock.nowNanos }) == true else { continue }
                 if let end = try loops[i].handle(ready) {
                     try loops[i].finish(end)
                     ended[i] = true

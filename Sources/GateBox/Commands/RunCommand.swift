@@ -37,16 +37,32 @@ enum RunCommand {
             console.line("ts-gate: warning: running without real-time priority or locked memory ("
                 + refused.joined(separator: "; ") + "); times stay exact (kernel stamps), only latency may vary")
         }
+        // The button's preset gesture overrides the files' preset from then
+        // on, through reloads, until the service restarts.
+        var sources = options.sources
+        var announcePreset = false
         while true {
             let end: SessionEnd
-            do { end = try session(settings, refusal: refusal, options: options, signals: signals, console: console) } catch {
+            do {
+                end = try session(settings, refusal: refusal, options: options, signals: signals, console: console,
+                                  announcePreset: announcePreset)
+            } catch {
                 console.problem("ts-gate: " + error.message)
                 return 1
             }
             RunCommand.serviceSessionEnded(end)
+            announcePreset = false
+            if case .preset(let id) = end {
+                if let picked = pickedPreset(id, over: sources, console: console) {
+                    settings = picked.settings
+                    sources = picked.sources
+                    announcePreset = true
+                }
+                continue
+            }
             guard end == .reload else { return 0 }
             do {
-                settings = try options.sources.load()
+                settings = try sources.load()
                 refusal = nil
                 lastGood.keep(options.sources, console: console)
                 console.line("ts-gate: settings reloaded")
@@ -57,10 +73,35 @@ enum RunCommand {
         }
     }
 
+    /// The settings with the preset the button picked, or, when the files
+    /// refuse it (a start.type it does not allow), with the next one they
+    /// take, so the next triple tap moves on instead of back to the same
+    /// refusal. Nil: no preset can be run with these files.
+    static func pickedPreset(_ id: String, over sources: SettingsSources, console: Console) -> (settings: BoxSettings, sources: SettingsSources)? {
+        var preset = Preset.named(id)
+        for _ in 0..<Preset.all.count {
+            guard let candidate = preset else { break }
+            var picked = sources
+            picked.preset = candidate.id
+            do {
+                let settings = try picked.load()
+                console.line("ts-gate: preset " + candidate.id + " from the button")
+                return (settings, picked)
+            } catch {
+                console.line("ts-gate: preset " + candidate.id + " from the button skipped: " + error.message)
+            }
+            preset = candidate.next
+        }
+        console.problem("ts-gate: no preset from the button fits the settings; keeping the settings in use")
+        return nil
+    }
+
     /// One session on freshly opened devices.
     static func session(_ settings: BoxSettings, refusal: String?, options: RunOptions, signals: SignalDescriptor,
-                        console: Console) throws(GateError) -> SessionEnd {
-        let voice = VoiceFiles.load(directory: settings.voiceDirectory)
+                        console: Console, announcePreset: Bool = false) throws(GateError) -> SessionEnd {
+        var voice = VoiceFiles.load(directory: settings.voiceDirectory)
+        // The athletes' names join the voice before its sounds are rendered.
+        let squad = Squad.load(dataDirectory: options.dataDirectory ?? settings.dataDirectory, voice: &voice.voice, console: console)
         let platform: LinuxPlatform
         do { platform = try LinuxPlatform(settings: settings, signals: signals, voice: voice.voice) } catch {
             throw GateError(error.subject, error.problem + " (ts-gate selftest checks every device)")
@@ -83,6 +124,8 @@ enum RunCommand {
         configuration.preset = settings.preset
         configuration.distanceMetres = settings.presetDistanceMetres
         configuration.speedUnits = settings.speedUnits
+        configuration.squad = squad
+        configuration.announcePreset = announcePreset
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
         if voice.trouble.isEmpty { console.line(voice.line) } else { console.warning(voice.line) }
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))

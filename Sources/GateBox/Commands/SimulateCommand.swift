@@ -7,7 +7,8 @@ import GateSim
 enum SimulateCommand {
     static func run(_ options: SimulateOptions, console: Console) -> Int32 {
         if let race = options.race { return RaceSimulateCommand.run(options, race: race, console: console) }
-        let store = ResultsStore(dataDirectory: options.dataDirectory ?? defaultDataDirectory())
+        let dataDirectory = options.dataDirectory ?? defaultDataDirectory()
+        let store = ResultsStore(dataDirectory: dataDirectory)
         let log: SessionLog
         do {
             log = try store.createSession()
@@ -20,9 +21,17 @@ enum SimulateCommand {
         let signals = try? SignalDescriptor.open()
         defer { signals?.close() }
 
-        let voice = SimulateCommand.voice(options)
+        var voice = SimulateCommand.voice(options)
+        var squad = Squad()
+        if let count = options.athletes {
+            do { squad = try SimulatedSquad.prepare(count: count, dataDirectory: dataDirectory, voice: &voice.voice, console: console) } catch {
+                console.problem("ts-gate: " + error.message)
+                return 1
+            }
+        }
         var simulation = options.simulation
         simulation.voice = voice.voice
+        simulation.athletes = squad.athletes.count
         let scenario = Scenario(options: simulation)
         let platform = SimulatedPlatform(scenario: scenario, paced: !options.fast, signals: signals, console: console)
         var detector = DetectorSettings()
@@ -35,6 +44,7 @@ enum SimulateCommand {
         configuration.voice = voice.voice
         configuration.preset = options.preset
         configuration.distanceMetres = options.preset?.metres
+        configuration.squad = squad
         console.line("ts-gate " + Version.text + ": simulating one box, seed " + String(options.simulation.seed)
             + ", " + String(options.simulation.runs) + (options.simulation.startType == .flying ? " laps, " : " " + options.simulation.startType.name + " runs, ") + (options.fast ? "fast (virtual clock)" : "real time (Ctrl-C stops)"))
         console.line(voice.line)

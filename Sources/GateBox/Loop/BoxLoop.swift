@@ -28,6 +28,10 @@ public struct BoxConfiguration {
     public var distanceMetres: Double?
     /// How speeds are shown in live lines.
     public var speedUnits = SpeedUnit.standard
+    /// The athletes the button cycles, their spoken names and their bests.
+    public var squad = Squad()
+    /// Say the preset's name as the session begins: the button picked it.
+    public var announcePreset = false
 
     public init(detector: DetectorSettings, viewWidthMetres: Double, deviceId: String, simulated: Bool, seed: UInt64?) {
         self.detector = detector
@@ -65,12 +69,16 @@ public enum SessionEnd: Equatable {
     case stopped(signal: Int32)
     /// SIGHUP: the caller reads its settings again and starts a new session.
     case reload
+    /// The button picked another preset (its id): the caller starts a new
+    /// session with it.
+    case preset(String)
 
     var reason: String {
         switch self {
         case .completed: return "completed"
         case .stopped: return "stopped"
         case .reload: return "reload"
+        case .preset: return "preset"
         }
     }
 }
@@ -97,6 +105,10 @@ public struct BoxLoop<Platform: GatePlatform> {
     let log: SessionLog
     let console: Console
     private var gestures = ButtonGestures()
+    /// Taps of the button in a row: one, two (next athlete), three (next preset).
+    var taps = TapSequence()
+    /// Who runs next and the preset picked for the next session (its own state).
+    var picker: NextRunPicker
     private var touchPad = TouchPad()
     /// The box's voice: start calls and spoken times (its own source).
     var voice: BoxVoice
@@ -137,6 +149,9 @@ public struct BoxLoop<Platform: GatePlatform> {
         session = SoloLapSession(startType: configuration.startType, cooldownNanos: configuration.lapCooldownNanos,
                                  rearmsAfterMovement: configuration.detection.rearmsAfterMovement)
         records.reserveCapacity(64)
+        picker = NextRunPicker(squad: configuration.squad, startType: configuration.startType,
+                               distanceMetres: configuration.preset != nil ? configuration.distanceMetres : nil,
+                               preset: configuration.preset, alone: configuration.race == nil)
         voice = BoxVoice(settings: configuration.voiceSettings, voice: configuration.voice,
                          seed: configuration.seed ?? UInt64(bitPattern: platform.nowNanos))
         if configuration.startType.watchesTheStart && configuration.race == nil {
@@ -150,6 +165,10 @@ public struct BoxLoop<Platform: GatePlatform> {
             race = RaceSource(coordinator: coordinator, peers: platform.link.peerCount, precise: setup.preciseSync)
         }
     }
+
+    /// When the loop has something of its own due (the button's taps
+    /// becoming a gesture), for a driver that moves the clock itself.
+    public var ownDueNanos: Int64? { taps.dueNanos }
 
     /// When the race wants its timer (`.raceTimer`), on this box's clock.
     public var raceDueNanos: Int64? { race?.nextDueNanos }
@@ -181,7 +200,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         try begin()
         var end: SessionEnd?
         while end == nil {
-            end = try handle(try platform.wait())
+            end = try handle(try platform.wait(deadlineNanos: taps.dueNanos))
             if http != nil { flushCoachFeed() }
             afterEachTurn?(self)
         }
@@ -214,7 +233,11 @@ public struct BoxLoop<Platform: GatePlatform> {
             say("preset " + preset.id + ": " + preset.name + ", "
                 + Preset.distanceText(metres: configuration.distanceMetres ?? preset.metres, yards: preset.yards))
             if configuration.race == nil, let missing = PresetAlone.missing(preset, startType: configuration.startType) { warn(missing) }
+            if configuration.announcePreset {
+                try platform.speaker.play(NextRunPicker.presetSound(preset, voice: configuration.voice), atNanos: platform.nowNanos)
+            }
         }
+        if !configuration.squad.athletes.isEmpty && configuration.race == nil { say(picker.squadLine) }
         if let refused = configuration.settingsRefused {
             warn("settings refused: " + refused)
             try platform.lights.show(.error, atNanos: platform.nowNanos)
@@ -238,6 +261,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         if ready.contains(.http) { try handleHTTP() }
         if ready.contains(.raceTimer) { try handleRaceTimer() }
         if ready.contains(.buttons) { try handleButtons() }
+        // Taps pending only: most wake-ups (every frame) read no clock here.
+        if taps.dueNanos != nil, let count = taps.due(atNanos: platform.nowNanos), let end = try handle(taps: count) { return end }
         if ready.contains(.motion) { try handleMotion() }
         if ready.contains(.speaker) { try handleSpeaker() }
         if ready.contains(.cameraBack) { try cameraReturned() }
@@ -259,6 +284,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         self.endRecord = endRecord
         switch end {
         case .stopped: say("stopped by signal; results are saved")
+        case .preset(let id): say("button: session closed to start preset " + id)
         case .reload: say("SIGHUP: session closed to reload the settings" + (session.lapCount == 0 ? "" : "; its results are saved"))
         case .completed: break
         }
@@ -365,8 +391,17 @@ public struct BoxLoop<Platform: GatePlatform> {
         while let edge = try platform.buttons.nextEdge() {
             switch edge.control {
             case .button:
-                if let gesture = gestures.edge(pressed: edge.pressed, atNanos: edge.timestampNanos) {
+                if edge.pressed { taps.pressed(atNanos: edge.timestampNanos) }
+                switch gestures.edge(pressed: edge.pressed, atNanos: edge.timestampNanos) {
+                case .tap? where voice.calling != nil:
+                    // Calling off a start cannot wait to see if more taps come.
+                    taps.tookAtOnce(releasedAtNanos: edge.timestampNanos)
+                    try handle(.tap)
+                case .tap?: taps.tap(releasedAtNanos: edge.timestampNanos)
+                case let gesture?:
+                    taps.cancel()
                     try handle(gesture)
+                case nil: if !edge.pressed { taps.released() }
                 }
             case .touchPad:
                 guard let event = touchPad.edge(pressed: edge.pressed, atNanos: edge.timestampNanos) else { continue }
@@ -448,7 +483,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         startUncertaintyMs = uncertaintyMs
         if let uncertaintyMs { startUncertainties[run] = uncertaintyMs }
         try log.append(record.jsonLine())
-        say(how + ": run " + String(run) + " started at " + String(nanos) + " ns")
+        picker.runStarted(run)
+        say(how + ": run " + String(run) + " started at " + String(nanos) + " ns" + (picker.athlete.map { " (" + $0.name + ")" } ?? ""))
         try showState(changedFrom: before)
     }
 
@@ -502,6 +538,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             saved.reactionMs = reaction.reactionMs
             saved.falseStart = reaction.falseStart
         }
+        let best = picker.stamp(&saved, external: configuration.startType.isExternal)
         // The tripod's motion from 1 s before the lap began (its start event,
         // the previous crossing; the first flying crossing: 1 s before it)
         // to the crossing, in a file of its own.
@@ -516,7 +553,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         coachFeed?.run(line)
         try platform.lights.show(.crossing, atNanos: platform.nowNanos)
         say(ResultsTable.liveLine(saved, runs: configuration.startType.isExternal, units: configuration.speedUnits))
-        try speak(lap)
+        if let line = best.line { say(line) }
+        try speak(lap, best: best.remark, gainNanos: best.gainNanos)
         if configuration.startType.isExternal && session.state == .armed { say("ready for the next start") }
         if session.state == .idle {
             warn("the tripod moved during this run: gate disarmed; check the aim, then press the button to arm")
@@ -528,15 +566,15 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// flying start (the crossing that starts the clock only beeps), each
     /// run's time with a start event; "best lap" or "best run" when it beats
     /// every earlier one of the session.
-    private mutating func speak(_ lap: SoloLapSession.Lap) throws(GateError) {
+    private mutating func speak(_ lap: SoloLapSession.Lap, best: Phrase?, gainNanos: Int64?) throws(GateError) {
         let external = configuration.startType.isExternal
         let time = external ? lap.elapsedNanos : lap.splitNanos
-        var remark: Phrase?
+        var remark: Phrase? = best
         let falseStart = runReaction.map { $0.run == lap.run && $0.falseStart } ?? false
-        if let time, session.bestSplitNanos == time, session.lapCount >= 2, !falseStart {
+        if remark == nil, let time, session.bestSplitNanos == time, session.lapCount >= 2, !falseStart {
             remark = external ? .bestRun : .bestLap
         }
-        let sound = time.map { voice.crossing(lap: external ? nil : lap.lap, nanos: $0, remark: remark) }
+        let sound = time.map { voice.crossing(lap: external ? nil : lap.lap, nanos: $0, remark: remark, gainNanos: remark == best ? gainNanos : nil) }
             ?? (program: StartCalls.crossing(words: nil, voice: configuration.voice), note: nil)
         try platform.speaker.play(sound.program, atNanos: platform.nowNanos)
         if let note = sound.note { say(note) }

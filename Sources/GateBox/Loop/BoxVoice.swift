@@ -57,9 +57,9 @@ struct BoxVoice {
     /// The crossing's sound: the beep, then its time ("lap three, four
     /// point eight two, best lap") when announcements are on and the clips
     /// are there; `note` says once why a time is not spoken.
-    mutating func crossing(lap: Int?, nanos: Int64, remark: Phrase?) -> (program: SoundProgram, note: String?) {
+    mutating func crossing(lap: Int?, nanos: Int64, remark: Phrase?, gainNanos: Int64? = nil) -> (program: SoundProgram, note: String?) {
         guard settings.announce else { return (StartCalls.crossing(words: nil, voice: voice), nil) }
-        let words = timeWords(lap: lap, nanos: nanos, remark: remark)
+        let words = timeWords(lap: lap, nanos: nanos, remark: remark, gainNanos: gainNanos)
         return (StartCalls.crossing(words: words.words, voice: voice), words.note)
     }
 
@@ -71,8 +71,9 @@ struct BoxVoice {
         return (words.words.map { StartCalls.crossing(words: $0, voice: voice, beep: false) }, words.note)
     }
 
-    private mutating func timeWords(lap: Int?, nanos: Int64, remark: Phrase?) -> (words: [[Phrase]]?, note: String?) {
-        let words = StartCalls.timeWords(lap: lap, nanos: nanos, units: settings.announceUnits, remark: remark, voice: voice)
+    private mutating func timeWords(lap: Int?, nanos: Int64, remark: Phrase?, gainNanos: Int64? = nil) -> (words: [[Phrase]]?, note: String?) {
+        let words = StartCalls.timeWords(lap: lap, nanos: nanos, units: settings.announceUnits, remark: remark,
+                                         gainNanos: gainNanos, voice: voice)
         guard words == nil && !saidWhyNoWords else { return (words, nil) }
         saidWhyNoWords = true
         return (nil, voice.clipCount == 0 ? "times are not spoken: no voice clips (see the voice line at the start)"

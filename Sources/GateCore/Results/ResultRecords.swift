@@ -103,6 +103,15 @@ public struct CrossingRecord: Equatable {
     /// (negative: before GO), and whether the run was a false start.
     public var reactionMs: Double?
     public var falseStart = false
+    /// Who ran, as they were at the run (seed 000 section 9.8): the
+    /// athletes file's id, and the name and colour then; nil when no
+    /// athlete was picked (and in files written before athletes).
+    public var athleteId: String?
+    public var athlete: String?
+    public var athleteColour: String?
+    /// What the run did to the athlete's bests (`BestsBook.Outcome`);
+    /// absent on runs that cannot set one.
+    public var best: BestsBook.Outcome?
 
     public init(sessionId: String, runId: String, lap: Int, role: String, crossingTimeNanos: Int64, frameIndex: Int64,
                 interpolationOffsetMs: Double, uncertaintyMs: Double, occupancyAtTrigger: Double,
@@ -156,6 +165,15 @@ public struct CrossingRecord: Equatable {
         if let stabilityTrace { w.string("stabilityTrace", stabilityTrace) }
         if let reactionMs { w.number("reactionMs", reactionMs, places: 3) }
         if falseStart { w.bool("falseStart", true) }
+        if let athleteId { w.string("athleteId", athleteId) }
+        if let athlete { w.string("athlete", athlete) }
+        if let athleteColour { w.string("athleteColour", athleteColour) }
+        if let best {
+            w.bool("pb", best.personalBest)
+            w.bool("sb", best.seasonBest)
+            if let previous = best.previousBestMs { w.number("previousBestMs", previous, places: 3) }
+            if let improvement = best.improvementMs { w.number("improvementMs", improvement, places: 3) }
+        }
         if let truth = truthCrossingTimeNanos {
             w.int("truthCrossingTimeNanos", truth)
             w.number("detectionErrorMs", Double(crossingTimeNanos - truth) / 1e6, places: 3)

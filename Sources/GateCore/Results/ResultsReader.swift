@@ -91,6 +91,17 @@ public struct ResultsReader {
             crossing.stabilityTrace = f.optionalString("stabilityTrace")
             crossing.reactionMs = try f.optionalDouble("reactionMs")
             crossing.falseStart = try f.optionalBool("falseStart") ?? false
+            crossing.athleteId = f.optionalString("athleteId")
+            crossing.athlete = f.optionalString("athlete")
+            crossing.athleteColour = f.optionalString("athleteColour")
+            if let pb = try f.optionalBool("pb") {
+                var best = BestsBook.Outcome()
+                best.personalBest = pb
+                best.seasonBest = try f.optionalBool("sb") ?? false
+                best.previousBestMs = try f.optionalDouble("previousBestMs")
+                best.improvementMs = try f.optionalDouble("improvementMs")
+                crossing.best = best
+            }
             return .crossing(crossing)
         case "start":
             var start = StartRecord(sessionId: try f.string("sessionId"), runId: try f.string("runId"),

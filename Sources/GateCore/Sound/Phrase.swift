@@ -20,6 +20,12 @@ public struct Phrase: Equatable, Hashable, Sendable {
         "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
         "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+        "season-best", "no-athlete", "by",
+        // Each preset's name, "preset-" + its id, in `Preset.all`'s order:
+        // what the button's preset gesture says.
+        "preset-10m", "preset-20m", "preset-30m", "preset-60m", "preset-100m", "preset-practice",
+        "preset-flying-10m", "preset-flying-30m", "preset-flying", "preset-takeoff-velocity",
+        "preset-5-10-5", "preset-l-drill", "preset-40yd",
     ]
     public static var count: Int { files.count }
 
@@ -37,6 +43,14 @@ public struct Phrase: Equatable, Hashable, Sendable {
     public static let hundred = Phrase(index: 11)
     static let zeroIndex = 12
     static let twentyIndex = 32
+    public static let seasonBest = Phrase(index: 40)
+    /// The athlete gesture came round to nobody: runs are not assigned.
+    public static let noAthlete = Phrase(index: 41)
+    /// "new personal best, by zero point zero five".
+    public static let by = Phrase(index: 42)
+
+    /// The phrase that names `preset`; nil for one without a clip's name.
+    public static func preset(_ preset: Preset) -> Phrase? { Phrase(file: "preset-" + preset.id) }
 
     /// The word for `n`: 0-19, or a multiple of ten from 20 to 90.
     public static func number(_ n: Int) -> Phrase? {

@@ -3,12 +3,22 @@
 public enum SoundName: Equatable, Sendable {
     case tone(SoundSynth.Kind)
     case phrase(Phrase)
+    /// An athlete's spoken name: the voice's name clip `slot` (`Voice.addName`),
+    /// and the name as written, for terminal lines.
+    case name(slot: Int, text: String)
+
+    /// Words (a phrase or a name), not a tone.
+    public var isSpoken: Bool {
+        if case .tone = self { return false }
+        return true
+    }
 
     /// As a terminal line shows it.
     public var label: String {
         switch self {
         case .tone(let kind): return kind.name
         case .phrase(let phrase): return phrase.words
+        case .name(_, let text): return text
         }
     }
 }
@@ -128,6 +138,14 @@ public final class SoundBank {
             buffers.append(buffer)
             lengths.append(frames)
         }
+        for slot in 0..<voice.nameCount {
+            let clip = voice.nameClip(slot)
+            let frames = clip.samples.count * rate / clip.rate
+            let buffer = UnsafeMutablePointer<Int16>.allocate(capacity: max(frames, 1))
+            Resample.linear(clip.samples, into: buffer, frames: frames)
+            buffers.append(buffer)
+            lengths.append(frames)
+        }
     }
 
     deinit {
@@ -141,6 +159,7 @@ public final class SoundBank {
         case .tone(.whistle): return 2
         case .tone(.buzz): return 3
         case .phrase(let phrase): return tones.count + phrase.index
+        case .name(let slot, _): return tones.count + Phrase.count + slot
         }
     }
 

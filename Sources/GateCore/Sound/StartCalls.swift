@@ -107,9 +107,11 @@ public enum StartCalls {
     static let wordsAfterBeepNanos: Int64 = 300_000_000
 
     /// The words for a time: "lap three", "four point eight two", "seconds",
-    /// and "best lap" (or another remark); nil when the voice lacks any of
-    /// them or the time is beyond 999.99 s.
-    public static func timeWords(lap: Int?, nanos: Int64, units: Bool, remark: Phrase?, voice: Voice) -> [[Phrase]]? {
+    /// and "best lap" (or another remark, with "by zero point zero five"
+    /// when `gainNanos` says by how much a best was beaten); nil when the
+    /// voice lacks any of them or the time is beyond 999.99 s.
+    public static func timeWords(lap: Int?, nanos: Int64, units: Bool, remark: Phrase?, gainNanos: Int64? = nil,
+                                 voice: Voice) -> [[Phrase]]? {
         var groups: [[Phrase]] = []
         if let lap {
             var words = [Phrase.lap]
@@ -120,7 +122,14 @@ public enum StartCalls {
         guard SpokenNumbers.seconds(nanos, into: &time) else { return nil }
         if units { time.append(.seconds) }
         groups.append(time)
-        if let remark { groups.append([remark]) }
+        if let remark {
+            var words = [remark]
+            if let gainNanos, gainNanos > 0 {
+                words.append(.by)
+                guard SpokenNumbers.seconds(gainNanos, into: &words) else { return nil }
+            }
+            groups.append(words)
+        }
         for group in groups { for word in group where !voice.has(word) { return nil } }
         return groups
     }

@@ -7,9 +7,16 @@ public struct Voice: Equatable {
     public struct Clip: Equatable {
         public var samples: [Int16]
         public var rate: Int
+
+        public init(samples: [Int16], rate: Int) {
+            self.samples = samples
+            self.rate = rate
+        }
     }
 
     private var clips: [Clip?] = Array(repeating: nil, count: Phrase.count)
+    /// Athletes' names (`SoundName.name`), in the order they were added.
+    private var names: [Clip] = []
 
     /// No clips: tones only.
     public init() {}
@@ -32,6 +39,19 @@ public struct Voice: Equatable {
 
     public func clip(_ phrase: Phrase) -> Clip? { clips[phrase.index] }
 
+    /// Takes an athlete's name clip, trimmed as a phrase's; returns its
+    /// slot for `SoundName.name`, or nil when nothing in it is audible.
+    public mutating func addName(samples: [Int16], rate: Int) -> Int? {
+        var scratch = Voice()
+        guard scratch.add(.ready, samples: samples, rate: rate), let trimmed = scratch.clip(.ready) else { return nil }
+        names.append(trimmed)
+        return names.count - 1
+    }
+
+    public var nameCount: Int { names.count }
+
+    public func nameClip(_ slot: Int) -> Clip { names[slot] }
+
     public func has(_ phrase: Phrase) -> Bool { clips[phrase.index] != nil }
 
     /// Whether every phrase has its clip.
@@ -46,6 +66,9 @@ public struct Voice: Equatable {
         case .phrase(let phrase):
             guard let clip = clips[phrase.index] else { return nil }
             return Int64(clip.samples.count) * 1_000_000_000 / Int64(clip.rate)
+        case .name(let slot, _):
+            guard slot >= 0 && slot < names.count else { return nil }
+            return Int64(names[slot].samples.count) * 1_000_000_000 / Int64(names[slot].rate)
         }
     }
 }

@@ -191,6 +191,11 @@ public protocol GatePlatform: DescriptorWatcher {
 
     /// Blocks until at least one source is ready.
     mutating func wait() throws(GateError) -> ReadySources
+    /// The same, and back by `deadlineNanos` (monotonic) when the loop has
+    /// something of its own due then (the button's taps becoming a
+    /// gesture); may return nothing ready. By default only `wait()`: on the
+    /// box the IMU's sampling timer wakes the loop every 10 ms anyway.
+    mutating func wait(deadlineNanos: Int64?) throws(GateError) -> ReadySources
     /// The camera went away (its dequeue failed with `isDeviceGone`): close
     /// it and try to open it again from time to time; `.cameraBack` says
     /// when that worked.
@@ -208,6 +213,7 @@ public protocol GatePlatform: DescriptorWatcher {
 }
 
 extension GatePlatform {
+    public mutating func wait(deadlineNanos: Int64?) throws(GateError) -> ReadySources { try wait() }
     public func truthMovement(nearNanos: Int64) -> Int64? { nil }
     public mutating func watch(_ descriptor: FileDescriptor, for owner: WatchOwner) -> Int? { nil }
     public mutating func setWatchesOutput(_ slot: Int, _ output: Bool) {}

@@ -91,10 +91,10 @@ public struct TerminalSpeaker: SoundOutput {
         while let program, nextEventNanos <= now {
             let first = program.cues[nextCue]
             var line = DecimalText.clockLabel(startNanos + first.atNanos)
-            if case .phrase = first.sound {
+            if first.sound.isSpoken {
                 var words = first.sound.label
                 var end = first.endNanos
-                while nextCue + 1 < program.cues.count, case .phrase = program.cues[nextCue + 1].sound,
+                while nextCue + 1 < program.cues.count, program.cues[nextCue + 1].sound.isSpoken,
                       program.cues[nextCue + 1].atNanos - end < TerminalSpeaker.phraseGapNanos,
                       program.markNanos != program.cues[nextCue + 1].atNanos {
                     nextCue += 1

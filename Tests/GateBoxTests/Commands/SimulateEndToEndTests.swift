@@ -147,7 +147,7 @@ import GateSim
         #expect(starts.map(\.startTimeNanos) == scenario.startNanos && starts.allSatisfy { $0.startType == "voice" })
         #expect(Self.crossings(outcome).map(\.runId) == ["run-001", "run-002"])
         let console = outcome.console
-        #expect(console.contains("voice: 40 of 40 clips from " + voice))
+        #expect(console.contains("voice: \(Phrase.count) of \(Phrase.count) clips from " + voice))
         #expect(console.contains("🗣 \"on your marks\"") && console.contains("🗣 \"set\"") && console.contains("♪ gunshot (GO)"))
         #expect(console.contains("voice start GO: run 1 started at " + String(scenario.startNanos[0]) + " ns"))
         // The delays the box drew, as it logged them, in their ranges.

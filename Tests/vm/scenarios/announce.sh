@@ -37,7 +37,7 @@ streamer=$!
 sleep 0.5
 echo "start.type = touch-release" >/tmp/announce.conf
 start_box /tmp/announce.conf
-grep -q "voice: 40 of 40 clips from $VOICE" /tmp/run.out || fail "the box did not load its voice: $(grep voice /tmp/run.out)"
+grep -q "voice: 56 of 56 clips from $VOICE" /tmp/run.out || fail "the box did not load its voice: $(grep voice /tmp/run.out)"
 press_touch
 tap_button
 wait_for 5 grep -q "gate armed: hold the touch pad" /tmp/run.out || fail "a tap did not arm the box: $(tail -n 3 /tmp/run.out)"

@@ -19,7 +19,7 @@ start_capture 16
 
 printf 'start.type = voice\nstart.prestart_s = 1-1.5\nstart.marks_to_set_s = 3-4\nstart.set_to_go_s = 0.5-1\n' >/tmp/voice.conf
 start_box /tmp/voice.conf
-grep -q "voice: 40 of 40 clips from $VOICE" /tmp/run.out || fail "the box did not load its voice: $(grep voice /tmp/run.out)"
+grep -q "voice: 56 of 56 clips from $VOICE" /tmp/run.out || fail "the box did not load its voice: $(grep voice /tmp/run.out)"
 tap_button
 wait_for 5 grep -q "gate armed: tap the button for the voice start" /tmp/run.out || fail "a tap did not arm the box"
 
