@@ -6,17 +6,23 @@ enum CoachCommand: Equatable {
     case disarm
     /// Call the start (countdown or voice), as a tap on an armed box.
     case start
+    /// The next athlete for the next run, as the button's double tap.
+    case athlete
+    /// The next preset (the box disarmed), as the button's triple tap.
+    case preset
 
     init?(name: String) {
         switch name {
         case "arm": self = .arm
         case "disarm": self = .disarm
         case "start": self = .start
+        case "athlete": self = .athlete
+        case "preset": self = .preset
         default: return nil
         }
     }
 
-    static let names = "arm, disarm or start"
+    static let names = "arm, disarm, start, athlete or preset"
 }
 
 /// The page's control: a 4-digit PIN drawn when the server starts, said

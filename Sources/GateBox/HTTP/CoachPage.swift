@@ -37,7 +37,7 @@ button{background:#000;color:#fff;font-weight:700}#cmsg{color:#b00000;font-weigh
 <table><thead><tr><th>run</th><th>time s</th><th>speed km/h</th><th>&plusmn; ms</th><th></th></tr></thead><tbody id="runs"></tbody></table>
 <h2>Control</h2>
 <form id="pinform"><input id="pin" inputmode="numeric" maxlength="4" placeholder="PIN" autocomplete="off" aria-label="the box's PIN"><button>Unlock</button></form>
-<div id="buttons" hidden><button data-a="arm">Arm</button><button data-a="disarm">Disarm</button><button data-a="start">Start</button></div>
+<div id="buttons" hidden><button data-a="arm">Arm</button><button data-a="disarm">Disarm</button><button data-a="start">Start</button><button data-a="athlete">Next athlete</button><button data-a="preset">Next preset</button></div>
 <p id="cmsg"></p>
 <h2>Log</h2><ul id="lines"></ul>
 </main>

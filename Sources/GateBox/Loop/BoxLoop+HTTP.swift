@@ -42,29 +42,36 @@ extension BoxLoop {
     }
 
     /// What the page asked for, as the button would do it, said as the page's.
-    mutating func handle(_ command: CoachCommand) throws(GateError) {
+    mutating func handle(_ command: CoachCommand) throws(GateError) -> SessionEnd? {
         let who = "coach's page"
         switch command {
         case .arm:
-            guard session.state == .idle else { return say(who + ": arm: the gate is already " + session.state.name) }
+            guard session.state == .idle else { say(who + ": arm: the gate is already " + session.state.name); return nil }
             try handle(.longPress, by: who)
         case .disarm:
-            guard session.state != .idle else { return say(who + ": disarm: the gate is not armed") }
+            guard session.state != .idle else { say(who + ": disarm: the gate is not armed"); return nil }
             try handle(.longPress, by: who)
         case .start:
             guard configuration.startType.isCalled else {
-                return say(who + ": start: a " + configuration.startType.name + " start is not called (start.type countdown or voice)")
+                say(who + ": start: a " + configuration.startType.name + " start is not called (start.type countdown or voice)")
+                return nil
             }
-            guard session.state == .armed else { return say(who + ": start: the gate is " + session.state.name + ", not armed") }
+            guard session.state == .armed else { say(who + ": start: the gate is " + session.state.name + ", not armed"); return nil }
             try handle(.tap, by: who)
+        case .athlete:
+            return try handle(taps: 2)
+        case .preset:
+            return try handle(taps: 3)
         }
+        return nil
     }
 
     /// Where the page listens (the port the kernel gave for port 0).
     public var httpAddress: ListenAddress? { http?.listener?.address }
 
-    mutating func handleHTTP() throws(GateError) {
-        guard var server = http, var control = coachControl, let feed = coachFeed else { return }
+    /// Returns how the session ends when a command ends it (a new preset).
+    mutating func handleHTTP() throws(GateError) -> SessionEnd? {
+        guard var server = http, var control = coachControl, let feed = coachFeed else { return nil }
         http = nil
         let cpu = MonotonicClock.threadCPUNanos()
         let now = MonotonicClock.nowNanos()
@@ -75,7 +82,10 @@ extension BoxLoop {
         let commands = control.commands
         control.commands.removeAll()
         coachControl = control
-        for command in commands { try handle(command) }
+        for command in commands {
+            if let end = try handle(command) { return end }
+        }
+        return nil
     }
 
     /// Sends the turn's events (the gate's state, new runs, log lines) to

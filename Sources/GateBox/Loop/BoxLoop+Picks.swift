@@ -3,7 +3,8 @@ import GateDevices
 
 /// The button's taps in a row (`TapSequence`): one tap is the button's
 /// tap as before; two pick the next athlete for the next run; three pick
-/// the next preset, which closes the session so a new one starts with it.
+/// the next preset, which closes the session so a new one starts with it;
+/// four say the coach's page PIN aloud (and log it).
 /// The picking itself is `NextRunPicker`'s; the loop only passes it on and
 /// plays what it says.
 extension BoxLoop {
@@ -36,8 +37,10 @@ extension BoxLoop {
             let picked = picker.nextPreset()
             say("button (triple tap): " + picked.line)
             return .preset(picked.preset.id)
+        case 4:
+            try announcePIN()
         default:
-            say("button: " + String(count) + " taps mean nothing (2: next athlete, 3: next preset while disarmed)")
+            say("button: " + String(count) + " taps mean nothing (2: next athlete, 3: next preset while disarmed, 4: say the coach's page PIN)")
         }
         return nil
     }

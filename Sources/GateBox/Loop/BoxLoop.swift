@@ -258,7 +258,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         }
         if ready.contains(.link) { try handleLink() }
         if ready.contains(.station) { try handleStation() }
-        if ready.contains(.http) { try handleHTTP() }
+        if ready.contains(.http), let end = try handleHTTP() { return end }
         if ready.contains(.raceTimer) { try handleRaceTimer() }
         if ready.contains(.buttons) { try handleButtons() }
         // Taps pending only: most wake-ups (every frame) read no clock here.

@@ -58,5 +58,28 @@ import GateSim
         #expect(text.contains("event: state\ndata: \"running\"\n\n"))
         #expect(text.contains("event: line\ndata: {\"text\":\"lap 1 "))
     }
+
+    /// The PIN is logged when the page starts and when four taps ask for
+    /// it, and never reaches the page, which everyone on the network reads.
+    @Test func fourTapsSayThePINWhichThePageNeverShows() throws {
+        var options = SimulationOptions()
+        options.seed = 3; options.runs = 1
+        let scenario = Scenario(options: options)
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let configuration = BoxConfiguration(detector: DetectorSettings(), viewWidthMetres: options.viewWidthMetres,
+                                             deviceId: "test", simulated: true, seed: options.seed)
+        var (loop, log, sink) = try BoxLoopTests.loop(scenario, configuration, in: dir)
+        defer { loop.platform.release(); log.close(); sink.close() }
+        try loop.startHTTP(ListenAddress(octets: (127, 0, 0, 1), port: 0), pinBits: 14821)
+        try loop.begin()
+        #expect(try loop.handle(taps: 4) == nil)
+        let text = try String(contentsOfFile: dir.path + "/console.txt", encoding: .utf8)
+        #expect(text.components(separatedBy: "coach's page: control PIN 4821").count == 3)
+        let feed = try #require(loop.coachFeed)
+        #expect(!feed.snapshot().contains("4821"))
+        #expect(!feed.takePending().contains { String(decoding: $0, as: UTF8.self).contains("4821") })
+        try loop.finish(.completed)
+    }
 }
 #endif

@@ -70,7 +70,8 @@ import GateProtocol
         #expect(Self.post("/api/control", "action=arm", cookie: "theme=dark; ts-gate-pin=4821", control: &control)?.0 == .accepted)
         #expect(Self.post("/api/control", "pin=4821&action=start", control: &control)?.0 == .accepted)
         #expect(Self.post("/api/control", "action=launch", cookie: "ts-gate-pin=4821", control: &control)?.0 == .badRequest)
-        #expect(control.commands == [.arm, .start])
+        #expect(Self.post("/api/control", "action=preset", cookie: "ts-gate-pin=4821", control: &control)?.0 == .accepted)
+        #expect(control.commands == [.arm, .start, .preset])
         let get = HTTPRequest(method: .get, path: "/api/pin")
         #expect(Self.body(CoachRoutes.reply(to: get, feed: CoachFeed(), control: &control, now: 0))?.0 == .methodNotAllowed)
     }
