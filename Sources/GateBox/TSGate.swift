@@ -50,6 +50,8 @@ public enum TSGate {
             return 0
         case .calc(let options):
             return CalcCommand.run(options, console: console)
+        case .session(let options):
+            return SessionNoteCommand.run(options, console: console)
         }
     }
 
@@ -59,7 +61,8 @@ public enum TSGate {
         usage:
           ts-gate run [--board F] [--config F] [--data-dir D] [--preset ID]   the box on its devices (until SIGTERM)
           ts-gate --simulate [options]        play a whole session of one box on simulated devices
-          ts-gate results [options]           print saved sessions
+          ts-gate results [options]           print saved sessions: filter, search, sort
+          ts-gate session name|note ID TEXT   name a session or give it a note ("" clears it)
           ts-gate replay FILE [options]       time the crossings in a clip: Y4M, MJPEG AVI or raw MJPEG
           ts-gate render CLIP [options]       write a rendered test clip (Y4M) and its truth
           ts-gate selftest [--board F] [--config F]   probe every device the board names
@@ -102,6 +105,14 @@ public enum TSGate {
           --session ID    only this session (e.g. session-0001)
           --csv           CSV instead of tables
           --units U       speeds in m/s, km/h, mph or knots, or several: m/s,km/h (default m/s, km/h, mph)
+          --from DAY, --to DAY   sessions recorded from/to a day, YYYY-MM-DD (UTC), both included
+          --distance D    runs over D metres (30, 30m) or yards (40yd)
+          --start S       sessions of a start type: flying, touch-release, countdown, voice, in-frame
+          --athlete NAME  runs of an athlete: full name, first name or id, any case
+          --preset ID     sessions of a preset (ts-gate presets)
+          --boxes N       1: a box alone; 2-4: races of that many boxes
+          --search TEXT   sessions whose name, note or athletes' names hold TEXT, any case
+          --sort S        newest, oldest, fastest (best run first) or most-runs (default: as recorded)
 
         replay options:
           --gate F          gate line as a fraction of the image width, 0.1-0.9 (default 0.5)

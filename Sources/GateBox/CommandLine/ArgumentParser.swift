@@ -90,6 +90,9 @@ public enum ArgumentParser {
         case "calc":
             cursor.skip()
             return .calc(try parseCalc(&cursor))
+        case "session":
+            cursor.skip()
+            return .session(try parseSessionNote(&cursor))
         case "replay":
             cursor.skip()
             return .replay(try parseReplay(&cursor))
@@ -106,7 +109,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, presets, calc, selftest, peers, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, session, presets, calc, selftest, peers, --help, --version)")
         }
     }
 
@@ -276,7 +279,8 @@ public enum ArgumentParser {
                 guard let units = SpeedUnit.list(text) else { throw UsageError("--units expects " + SpeedUnit.names + ", got '" + text + "'") }
                 options.speedUnits = units
             default:
-                throw unknown(argument, accepted: "--data-dir, --csv, --session, --units")
+                if try parseHistoryOption(argument, &cursor, into: &options.query) { continue }
+                throw unknown(argument, accepted: "--data-dir, --csv, --session, --units, " + historyOptionNames)
             }
         }
         return options

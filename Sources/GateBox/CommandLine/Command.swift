@@ -14,6 +14,8 @@ public enum Command: Equatable {
     /// `ts-gate presets`: the table of presets.
     case presets
     case calc(CalcOptions)
+    /// `ts-gate session name|note ID TEXT`.
+    case session(SessionNoteOptions)
     case help
     case version
 }
@@ -66,6 +68,8 @@ public struct ResultsOptions: Equatable {
     public var csv = false
     /// One session ("session-0003"); nil: every session.
     public var session: String?
+    /// History's filters, search and order.
+    public var query = HistoryQuery()
     public init() {}
 }
 

@@ -103,6 +103,8 @@ public struct CrossingRecord: Equatable {
     /// (negative: before GO), and whether the run was a false start.
     public var reactionMs: Double?
     public var falseStart = false
+    /// Who ran and whether it was a best, as read back (`RunAthlete`).
+    public var runAthlete: RunAthlete?
 
     public init(sessionId: String, runId: String, lap: Int, role: String, crossingTimeNanos: Int64, frameIndex: Int64,
                 interpolationOffsetMs: Double, uncertaintyMs: Double, occupancyAtTrigger: Double,
