@@ -52,6 +52,8 @@ public enum TSGate {
             return CalcCommand.run(options, console: console)
         case .session(let options):
             return SessionNoteCommand.run(options, console: console)
+        case .export(let options):
+            return ExportCommand.run(options, console: console)
         }
     }
 
@@ -63,6 +65,8 @@ public enum TSGate {
           ts-gate --simulate [options]        play a whole session of one box on simulated devices
           ts-gate results [options]           print saved sessions: filter, search, sort
           ts-gate session name|note ID TEXT   name a session or give it a note ("" clears it)
+          ts-gate export csv [options]        every run of the sessions chosen, as CSV
+          ts-gate export html ID [options]    one session as a web page, photos inline
           ts-gate replay FILE [options]       time the crossings in a clip: Y4M, MJPEG AVI or raw MJPEG
           ts-gate render CLIP [options]       write a rendered test clip (Y4M) and its truth
           ts-gate selftest [--board F] [--config F]   probe every device the board names
@@ -113,6 +117,12 @@ public enum TSGate {
           --boxes N       1: a box alone; 2-4: races of that many boxes
           --search TEXT   sessions whose name, note or athletes' names hold TEXT, any case
           --sort S        newest, oldest, fastest (best run first) or most-runs (default: as recorded)
+
+        export options:
+          csv: --data-dir D, --session ID and the results options above that choose sessions and runs;
+               one row per crossing, race run and race segment, every field (RFC 4180)
+          html: ID, --data-dir D, --units U; the session's name, note, runs, bests and photos in one file
+          --output FILE   write FILE (a new file; default: standard output)
 
         replay options:
           --gate F          gate line as a fraction of the image width, 0.1-0.9 (default 0.5)

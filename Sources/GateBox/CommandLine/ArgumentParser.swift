@@ -93,6 +93,9 @@ public enum ArgumentParser {
         case "session":
             cursor.skip()
             return .session(try parseSessionNote(&cursor))
+        case "export":
+            cursor.skip()
+            return .export(try parseExport(&cursor))
         case "replay":
             cursor.skip()
             return .replay(try parseReplay(&cursor))
@@ -109,7 +112,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, session, presets, calc, selftest, peers, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, session, export, presets, calc, selftest, peers, --help, --version)")
         }
     }
 

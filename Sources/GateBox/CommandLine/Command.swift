@@ -16,6 +16,8 @@ public enum Command: Equatable {
     case calc(CalcOptions)
     /// `ts-gate session name|note ID TEXT`.
     case session(SessionNoteOptions)
+    /// `ts-gate export csv|html`.
+    case export(ExportOptions)
     case help
     case version
 }
