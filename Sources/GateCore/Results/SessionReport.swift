@@ -68,12 +68,14 @@ public enum SessionReport {
         if rows.isEmpty {
             page += "<p>No timed runs.</p>"
         } else {
-            table(rows, session: session, units: units, photos: photos, into: &page)
+            table(rows, units: units, photos: photos, into: &page)
         }
         for row in rows {
             let pictures = photos.filter { p in row.crossings.contains { $0.runId == p.runId && $0.lap == p.lap } }
             guard !pictures.isEmpty else { continue }
-            page += "<figure id=\"" + row.anchor + "\"><figcaption>"
+            page += "<figure id=\""
+            page.text(row.anchor)
+            page += "\"><figcaption>"
             page.text(row.label + (row.athlete.map { " · " + $0.name } ?? "") + " · " + DecimalText.fixed(row.timeMs / 1000, places: 3) + " s")
             page += "</figcaption>"
             for picture in pictures {
@@ -87,25 +89,33 @@ public enum SessionReport {
         return page.bytes
     }
 
-    static func table(_ rows: [RunRow], session: RecordedSession, units: [SpeedUnit], photos: [Photo], into page: inout Page) {
+    /// The table: numbers on the right; who ran, the bests, the start's
+    /// notes and a link to the photos in one left column that wraps, so a
+    /// phone shows the times without scrolling sideways.
+    static func table(_ rows: [RunRow], units: [SpeedUnit], photos: [Photo], into page: inout Page) {
         let splits = rows.contains { $0.splitsText != nil }
         let athletes = rows.contains { $0.athlete != nil }
+        let notes = rows.map { row in
+            marks(row, photo: photos.contains { p in row.crossings.contains { $0.runId == p.runId && $0.lap == p.lap } })
+        }
+        let textColumn = athletes || notes.contains { !$0.isEmpty }
         let best = rows.filter { !$0.falseStart }.map { $0.timeMs }.min()
         page += "<div class=\"w\"><table><tr><th>" + (rows[0].isLap ? "Lap" : "Run") + "</th>"
-        if athletes { page += "<th class=\"l\">Athlete</th>" }
+        if textColumn { page += "<th class=\"l\">" + (athletes ? "Athlete" : "") + "</th>" }
         page += "<th>Time s</th>" + (splits ? "<th>Split s</th>" : "")
         for unit in units { page += "<th>"; page.text(unit.symbol); page += "</th>" }
-        page += "<th>±ms</th><th class=\"l\"></th></tr>"
-        for row in rows {
+        page += "<th>±ms</th></tr>"
+        for (row, note) in zip(rows, notes) {
             page += row.timeMs == best ? "<tr class=\"best\"><td>" : "<tr><td>"
             page.text(row.number)
             page += "</td>"
-            if athletes {
+            if textColumn {
                 page += "<td class=\"l\">"
                 if let a = row.athlete {
                     if let colour = a.colour, athleteColours.contains(colour) { page += "<i style=\"color:" + colour + "\">●</i> " }
                     page.text(a.name)
                 }
+                if !note.isEmpty { page += "<div class=\"k\">" + note + "</div>" }
                 page += "</td>"
             }
             page += "<td>" + DecimalText.fixed(row.timeMs / 1000, places: 3) + "</td>"
@@ -113,27 +123,27 @@ public enum SessionReport {
             for unit in units {
                 page += "<td>" + (row.speed.map { DecimalText.fixed(unit.value($0), places: unit.places) } ?? "–") + "</td>"
             }
-            page += "<td>" + DecimalText.fixed(row.uncertaintyMs, places: 2) + "</td><td class=\"l\">"
-            marks(row, into: &page)
-            if photos.contains(where: { p in row.crossings.contains { $0.runId == p.runId && $0.lap == p.lap } }) {
-                page += " <a href=\"#" + row.anchor + "\">photo</a>"
-            }
-            page += "</td></tr>"
+            page += "<td>" + DecimalText.fixed(row.uncertaintyMs, places: 2) + "</td></tr>"
         }
         page += "</table></div>"
     }
 
-    static func marks(_ row: RunRow, into page: inout Page) {
+    /// A row's marks as markup: "PB SB −0.106 s", a false start or the
+    /// reaction, a moved tripod, the link to its photos.
+    static func marks(_ row: RunRow, photo: Bool) -> String {
+        var parts: [String] = []
         if let a = row.athlete {
-            if a.personalBest { page += "<b class=\"b pb\">PB</b> " }
-            if a.seasonBest { page += "<b class=\"b sb\">SB</b> " }
+            if a.personalBest { parts.append("<b class=\"b pb\">PB</b>") }
+            if a.seasonBest { parts.append("<b class=\"b sb\">SB</b>") }
             if (a.personalBest || a.seasonBest), let gain = a.improvementMs {
-                page += "−" + DecimalText.fixed(gain.magnitude / 1000, places: 3) + " s "
+                parts.append("−" + DecimalText.fixed(gain.magnitude / 1000, places: 3) + " s")
             }
         }
-        if row.falseStart { page += "<b class=\"b fs\">false start</b> " }
-        if let reaction = row.reactionMs, !row.falseStart { page += "reaction " + DecimalText.fixed(reaction / 1000, places: 3) + " s " }
-        if !row.stable { page += "tripod moved " }
+        if row.falseStart { parts.append("<b class=\"b fs\">false start</b>") }
+        if let reaction = row.reactionMs, !row.falseStart { parts.append("reaction " + DecimalText.fixed(reaction / 1000, places: 3) + " s") }
+        if !row.stable { parts.append("tripod moved") }
+        if photo { parts.append("<a href=\"#" + HTMLText.escaped(row.anchor) + "\">photo</a>") }
+        return parts.joined(separator: " ")
     }
 
     /// "session-0003 · 2026-11-03 17:42 UTC · Flying 30m, 30 m · flying start · 2 boxes · simulated".
@@ -167,8 +177,8 @@ public enum SessionReport {
     static let style = "body{font:16px/1.4 system-ui,sans-serif;margin:0 auto;padding:12px;max-width:60em;color:#111}"
         + "h1{font-size:1.4em;margin:0 0 .2em}.m{color:#555;font-size:.9em}.n{font-style:italic;white-space:pre-line}"
         + ".w{overflow-x:auto}table{border-collapse:collapse;width:100%}"
-        + "th,td{padding:6px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}.l{text-align:left}"
-        + ".best td{font-weight:bold}.b{padding:0 4px;border-radius:3px;color:#fff;font-size:.8em}"
+        + "th,td{padding:6px 4px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}.l{text-align:left;white-space:normal}"
+        + ".best td{font-weight:bold}.k{font-size:.85em;font-weight:normal}.b{padding:0 4px;border-radius:3px;color:#fff;font-size:.8em}"
         + ".pb{background:#b50}.sb{background:#05a}.fs{background:#a00}i{font-style:normal}"
         + "figure{margin:1em 0}img{max-width:100%;height:auto;margin:4px 0;display:block}"
 

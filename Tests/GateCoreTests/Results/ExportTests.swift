@@ -143,8 +143,8 @@ enum CSVReaderForTests {
         #expect(html.contains("<title>session-0002</title>"))
         #expect(html.contains("<p class=\"m\">session-0002 · 2026-11-03 00:00 UTC · 40 Yard Dash, 40 yd (36.58 m) · touch-release start · 1 box</p>"))
         #expect(html.contains("<p class=\"n\">Wet track, head wind</p>"))
-        #expect(html.contains("<th>Run</th><th class=\"l\">Athlete</th><th>Time s</th><th>km/h</th><th>kn</th><th>±ms</th>"))
-        #expect(html.contains("<tr><td>2</td><td class=\"l\"><i style=\"color:blue\">●</i> Bo Lind</td><td>5.000</td><td>32.4</td><td>17.5</td><td>0.60</td><td class=\"l\"><b class=\"b sb\">SB</b> </td></tr>"))
+        #expect(html.contains("<th>Run</th><th class=\"l\">Athlete</th><th>Time s</th><th>km/h</th><th>kn</th><th>±ms</th></tr>"))
+        #expect(html.contains("<tr><td>2</td><td class=\"l\"><i style=\"color:blue\">●</i> Bo Lind<div class=\"k\"><b class=\"b sb\">SB</b></div></td><td>5.000</td><td>32.4</td><td>17.5</td><td>0.60</td></tr>"))
         #expect(html.contains("<tr class=\"best\"><td>3</td>"), "the fastest run stands out")
         let pb = Self.page(HistoryFixtures.sessions[0])
         #expect(pb.contains("<h1>Tuesday flying 30s</h1>"))
@@ -188,8 +188,25 @@ enum CSVReaderForTests {
         #expect(!Self.page(session).contains("<img"))
     }
 
+    @Test func aFalseStartAndAMovedTripodAreMarked() {
+        let html = Self.page(HistoryFixtures.sessions[4])
+        #expect(html.contains("<th>Lap</th><th class=\"l\"></th><th>Time s</th>"), "no athletes: the column holds the marks alone")
+        #expect(html.contains("<tr><td>1</td><td class=\"l\"><div class=\"k\"><b class=\"b fs\">false start</b></div></td><td>3.900</td>"))
+        #expect(html.contains("<tr class=\"best\"><td>3</td>"), "a false start is no one's best")
+        let plain = Self.page(HistoryFixtures.sessions[0].withoutAthletes)
+        #expect(plain.contains("<th>Lap</th><th>Time s</th>"), "nothing to say: no text column")
+    }
+
     @Test func aSessionWithoutRunsSaysSo() {
         let html = Self.page(RecordedSession(id: "session-0009", text: HistoryFixtures.session("session-0009", timestamp: 0) + "\n"))
         #expect(html.contains("<p>No timed runs.</p>") && !html.contains("<table"))
+    }
+}
+
+extension RecordedSession {
+    var withoutAthletes: RecordedSession {
+        var copy = self
+        for i in copy.crossings.indices { copy.crossings[i].runAthlete = nil }
+        return copy
     }
 }
