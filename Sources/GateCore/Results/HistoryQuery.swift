@@ -42,12 +42,23 @@ public struct HistoryQuery: Equatable {
             kept.append((index, narrowed))
         }
         guard let sort else { return kept.map { $0.session } }
-        kept.sort { a, b in
-            let order = sort.compare(a.session, b.session)
+        // Insertion sort, stable by where each session was found: a card holds
+        // hundreds of sessions at most, and the standard library's sort would
+        // add 10 KB of firmware for this one element type.
+        func before(_ a: Int, _ b: Int) -> Bool {
+            let order = sort.compare(kept[a].session, kept[b].session)
             // Sessions begun at the same instant (simulated ones): the later recorded counts as newer.
-            return order != 0 ? order < 0 : (sort == .newest ? a.index > b.index : a.index < b.index)
+            return order != 0 ? order < 0 : (sort == .newest ? kept[a].index > kept[b].index : kept[a].index < kept[b].index)
         }
-        return kept.map { $0.session }
+        var order = Array(kept.indices)
+        for i in order.indices.dropFirst() {
+            var j = i
+            while j > 0 && before(order[j], order[j - 1]) {
+                order.swapAt(j, j - 1)
+                j -= 1
+            }
+        }
+        return order.map { kept[$0].session }
     }
 
     /// The session-level filters: date, start type, preset, boxes, search.

@@ -236,5 +236,18 @@ import Testing
         #expect(TextSearch.contains("ÉLODIE", "élo") && TextSearch.contains("x", ""))
         #expect(!TextSearch.contains("Ana", "anas") && !TextSearch.contains("", "a"))
         #expect(TextSearch.equal("Åsa", "åSA") && !TextSearch.equal("Asa", "Åsa"))
+        #expect(TextSearch.contains("ΑΛΕΞΑΝΔΡΟΣ", "ξανδρος") && TextSearch.contains("ИВАН ЁЛКИН", "ёлкин"))
+        #expect(TextSearch.equal("ŁUKASZ ŻÓŁW", "łukasz żółw") && TextSearch.equal("ĽUBOŠ", "ľuboš") && TextSearch.equal("İPEK", "ipek"))
+    }
+
+    /// The hand-written fold agrees with Unicode's lower case over every letter it handles.
+    @Test func theFoldAgreesWithUnicode() {
+        for v in UInt32(0x20)...UInt32(0x4FF) {
+            // İ lower-cases to i with a combining dot, and ς is folded into σ on purpose.
+            guard let scalar = Unicode.Scalar(v), v != 0x130, v != 0x3C2 else { continue }
+            let mine = TextSearch.lowercase(scalar)
+            guard mine != scalar else { continue }
+            #expect(String(scalar).lowercased() == String(mine), "U+\(String(v, radix: 16))")
+        }
     }
 }
