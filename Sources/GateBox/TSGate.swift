@@ -52,6 +52,10 @@ public enum TSGate {
             return CalcCommand.run(options, console: console)
         case .athletes(let options):
             return AthletesCommand.run(options, console: console)
+        case .session(let options):
+            return SessionNoteCommand.run(options, console: console)
+        case .export(let options):
+            return ExportCommand.run(options, console: console)
         }
     }
 
@@ -61,7 +65,10 @@ public enum TSGate {
         usage:
           ts-gate run [--board F] [--config F] [--data-dir D] [--preset ID] [--http A:P]   the box on its devices (until SIGTERM)
           ts-gate --simulate [options]        play a whole session of one box on simulated devices
-          ts-gate results [options]           print saved sessions
+          ts-gate results [options]           print saved sessions: filter, search, sort
+          ts-gate session name|note ID TEXT   name a session or give it a note ("" clears it)
+          ts-gate export csv [options]        every run of the sessions chosen, as CSV
+          ts-gate export html ID [options]    one session as a web page, photos inline
           ts-gate replay FILE [options]       time the crossings in a clip: Y4M, MJPEG AVI or raw MJPEG
           ts-gate render CLIP [options]       write a rendered test clip (Y4M) and its truth
           ts-gate selftest [--board F] [--config F]   probe every device the board names
@@ -110,6 +117,20 @@ public enum TSGate {
           --session ID    only this session (e.g. session-0001)
           --csv           CSV instead of tables
           --units U       speeds in m/s, km/h, mph or knots, or several: m/s,km/h (default m/s, km/h, mph)
+          --from DAY, --to DAY   sessions recorded from/to a day, YYYY-MM-DD (UTC), both included
+          --distance D    runs over D metres (30, 30m) or yards (40yd)
+          --start S       sessions of a start type: flying, touch-release, countdown, voice, in-frame
+          --athlete NAME  runs of an athlete: full name, first name or id, any case
+          --preset ID     sessions of a preset (ts-gate presets)
+          --boxes N       1: a box alone; 2-4: races of that many boxes
+          --search TEXT   sessions whose name, note or athletes' names hold TEXT, any case
+          --sort S        newest, oldest, fastest (best run first) or most-runs (default: as recorded)
+
+        export options:
+          csv: --data-dir D, --session ID and the results options above that choose sessions and runs;
+               one row per crossing, race run and race segment, every field (RFC 4180)
+          html: ID, --data-dir D, --units U; the session's name, note, runs, bests and photos in one file
+          --output FILE   write FILE (a new file; default: standard output)
 
         athletes options (the athletes file lives in the data directory, beside the sessions):
           --data-dir D    where the athletes file and the sessions are

@@ -97,6 +97,12 @@ public enum ArgumentParser {
         case "athletes":
             cursor.skip()
             return .athletes(try parseAthletes(&cursor))
+        case "session":
+            cursor.skip()
+            return .session(try parseSessionNote(&cursor))
+        case "export":
+            cursor.skip()
+            return .export(try parseExport(&cursor))
         case "replay":
             cursor.skip()
             return .replay(try parseReplay(&cursor))
@@ -113,7 +119,7 @@ public enum ArgumentParser {
                 }
                 throw UsageError("unknown option '\(first)' (try 'ts-gate --help')")
             }
-            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, presets, calc, athletes, selftest, peers, --help, --version)")
+            throw UsageError("unknown command '\(first)' (commands: run, --simulate, replay, render, results, presets, calc, athletes, session, export, selftest, peers, --help, --version)")
         }
     }
 
@@ -308,7 +314,8 @@ public enum ArgumentParser {
                 guard let units = SpeedUnit.list(text) else { throw UsageError("--units expects " + SpeedUnit.names + ", got '" + text + "'") }
                 options.speedUnits = units
             default:
-                throw unknown(argument, accepted: "--data-dir, --csv, --session, --units")
+                if try parseHistoryOption(argument, &cursor, into: &options.query) { continue }
+                throw unknown(argument, accepted: "--data-dir, --csv, --session, --units, " + historyOptionNames)
             }
         }
         return options

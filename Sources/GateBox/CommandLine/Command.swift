@@ -16,6 +16,10 @@ public enum Command: Equatable {
     case calc(CalcOptions)
     /// `ts-gate athletes ...`: the athletes file and their bests.
     case athletes(AthletesOptions)
+    /// `ts-gate session name|note ID TEXT`.
+    case session(SessionNoteOptions)
+    /// `ts-gate export csv|html`.
+    case export(ExportOptions)
     case help
     case version
 }
@@ -73,6 +77,8 @@ public struct ResultsOptions: Equatable {
     public var csv = false
     /// One session ("session-0003"); nil: every session.
     public var session: String?
+    /// History's filters, search and order.
+    public var query = HistoryQuery()
     public init() {}
 }
 

@@ -1,73 +1,33 @@
 import GateCore
 import GateDevices
 
-/// `ts-gate results`: prints saved sessions back as tables or CSV. Damaged
-/// lines are reported on standard error with their line number and skipped;
-/// every good record is still shown.
+/// `ts-gate results`: prints saved sessions back as tables or CSV, chosen,
+/// searched and ordered as history asks (`HistoryQuery`). Damaged lines are
+/// reported on standard error with their line number and skipped; every
+/// good record is still shown.
 enum ResultsCommand {
     static func run(_ options: ResultsOptions, console: Console) -> Int32 {
-        let directory = options.dataDirectory ?? defaultDataDirectory()
-        guard Directory.isDirectory(directory) else {
-            console.problem("ts-gate: " + directory + ": no such data directory (expected the directory given to --data-dir when the sessions were recorded)")
-            return 1
-        }
-        let store = ResultsStore(dataDirectory: directory)
-        var sessions: [String]
-        do {
-            sessions = try store.sessionIds()
-        } catch {
-            console.problem("ts-gate: " + error.message)
-            return 1
-        }
-        if let wanted = options.session {
-            guard sessions.contains(wanted) else {
-                console.problem("ts-gate: --session " + wanted + ": no such session in " + directory
-                    + (sessions.isEmpty ? " (it holds none)" : " (it holds " + sessions.joined(separator: ", ") + ")"))
-                return 1
-            }
-            sessions = [wanted]
-        }
-        if sessions.isEmpty {
-            if !options.csv { console.line("no sessions in " + directory) }
+        guard let files = SessionFiles(dataDirectory: options.dataDirectory, console: console),
+              let ids = files.ids(only: options.session, console: console) else { return 1 }
+        if ids.isEmpty {
+            if !options.csv { console.line("no sessions in " + files.directory) }
             if options.csv { console.line(ResultsTable.csvHeader) }
             return 0
         }
+        var failed = false
+        let sessions = options.query.apply(files.read(ids, console: console, failed: &failed))
         if options.csv { console.line(ResultsTable.csvHeader) }
-        var status: Int32 = 0
-        for id in sessions {
-            let path = store.resultsPath(session: id)
-            let text: String
-            do {
-                text = try FileDescriptor.readText(path: path)
-            } catch {
-                console.problem("ts-gate: " + path + ": cannot read: " + error.description)
-                status = 1
-                continue
-            }
-            let parsed = ResultsReader.parse(text)
-            for warning in parsed.warnings { console.problem("ts-gate: " + path + " " + warning) }
-            var header: SessionRecord?
-            var crossings: [CrossingRecord] = []
-            var end: SessionEndRecord?
-            var raceRuns: [RaceRunLine] = []
-            for record in parsed.records {
-                switch record {
-                case .session(let s): header = s
-                case .start: break   // each crossing carries its run's start
-                case .reaction: break   // and its reaction
-                case .crossing(let c): crossings.append(c)
-                case .end(let e): end = e
-                case .raceRun(let r): raceRuns.append(r)
-                }
-            }
+        if sessions.isEmpty && !options.csv {
+            console.line("no sessions match (" + String(ids.count) + (ids.count == 1 ? " session" : " sessions") + " in " + files.directory + ")")
+        }
+        for session in sessions {
             if options.csv {
-                for c in crossings { console.line(ResultsTable.csvRow(c)) }
-                for r in raceRuns { console.line(ResultsTable.csvRow(r, sessionId: header?.sessionId ?? id)) }
+                for c in session.crossings { console.line(ResultsTable.csvRow(c)) }
+                for r in session.raceRuns { console.line(ResultsTable.csvRow(r, sessionId: session.header?.sessionId ?? session.id)) }
             } else {
-                console.line(ResultsTable.render(session: header, crossings: crossings, ended: end, units: options.speedUnits)
-                             + ResultsTable.renderRace(raceRuns, units: options.speedUnits))
+                console.line(ResultsTable.render(session, units: options.speedUnits))
             }
         }
-        return status
+        return failed ? 1 : 0
     }
 }

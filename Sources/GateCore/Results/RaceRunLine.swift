@@ -24,6 +24,8 @@ public struct RaceRunLine: Equatable {
     /// The finish instant on the writing box's clock (seed 002's finishTimeNanos).
     public var finishTimeNanos: Int64?
     public var syncErrorMs: Double?
+    /// Who ran and whether it was a best, when the line names them.
+    public var runAthlete: RunAthlete?
 
     /// The finish's mean speed, when the distance is known.
     public var speed: Speed? {
@@ -48,11 +50,13 @@ extension ResultsReader {
         if let start = try f.optionalDouble("gate0DistanceM"), let finish = try f.optionalDouble("gate" + String(gates - 1) + "DistanceM") {
             distance = finish - start
         }
-        return RaceRunLine(runId: try f.string("runId"), runNumber: Int(try f.int("runNumber")), gates: gates,
-                           splitTimeMs: try f.double("splitTimeMs"), totalUncertaintyMs: try f.double("totalUncertaintyMs"),
-                           syncMs: try f.double("syncMs"), distanceMetres: distance, segments: segments,
-                           splitErrorMs: try f.optionalDouble("splitErrorMs"),
-                           finishTimeNanos: try f.optionalInt("finishTimeNanos"), syncErrorMs: try f.optionalDouble("syncErrorMs"))
+        var line = RaceRunLine(runId: try f.string("runId"), runNumber: Int(try f.int("runNumber")), gates: gates,
+                               splitTimeMs: try f.double("splitTimeMs"), totalUncertaintyMs: try f.double("totalUncertaintyMs"),
+                               syncMs: try f.double("syncMs"), distanceMetres: distance, segments: segments,
+                               splitErrorMs: try f.optionalDouble("splitErrorMs"),
+                               finishTimeNanos: try f.optionalInt("finishTimeNanos"), syncErrorMs: try f.optionalDouble("syncErrorMs"))
+        line.runAthlete = try runAthlete(f)
+        return line
     }
 }
 
@@ -90,6 +94,7 @@ extension ResultsTable {
                     row += " " + DecimalText.fixed(s.cumulativeMs / 1000, places: 3) + ";"
                 }
             }
+            if let note = athleteNote(r.runAthlete) { row += "  " + note }
             out += row + "\n"
             if best == nil || r.splitTimeMs < best!.splitTimeMs { best = r }
         }

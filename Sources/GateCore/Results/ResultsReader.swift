@@ -10,6 +10,8 @@ public struct ResultsReader {
         case end(SessionEndRecord)
         /// A run of a race of boxes, as this box recorded it.
         case raceRun(RaceRunLine)
+        /// A coach's name or note for the session, appended later.
+        case note(SessionNoteRecord)
     }
 
     public struct Parsed {
@@ -91,17 +93,7 @@ public struct ResultsReader {
             crossing.stabilityTrace = f.optionalString("stabilityTrace")
             crossing.reactionMs = try f.optionalDouble("reactionMs")
             crossing.falseStart = try f.optionalBool("falseStart") ?? false
-            crossing.athleteId = f.optionalString("athleteId")
-            crossing.athlete = f.optionalString("athlete")
-            crossing.athleteColour = f.optionalString("athleteColour")
-            if let pb = try f.optionalBool("pb") {
-                var best = BestsBook.Outcome()
-                best.personalBest = pb
-                best.seasonBest = try f.optionalBool("sb") ?? false
-                best.previousBestMs = try f.optionalDouble("previousBestMs")
-                best.improvementMs = try f.optionalDouble("improvementMs")
-                crossing.best = best
-            }
+            try readAthlete(f, into: &crossing)
             return .crossing(crossing)
         case "start":
             var start = StartRecord(sessionId: try f.string("sessionId"), runId: try f.string("runId"),
@@ -122,8 +114,10 @@ public struct ResultsReader {
                                          reason: try f.string("reason"), timestamp: try f.int("timestamp")))
         case "race_run":
             return .raceRun(try raceRun(f))
+        case "session_note":
+            return .note(try sessionNote(f))
         default:
-            throw ResultsLineError(message: "unknown record type \"\(type)\" (expected session, start, reaction, crossing, race_run or session_end)")
+            throw ResultsLineError(message: "unknown record type \"\(type)\" (expected session, start, reaction, crossing, race_run, session_note or session_end)")
         }
     }
 

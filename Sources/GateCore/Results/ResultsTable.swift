@@ -80,6 +80,7 @@ public enum ResultsTable {
             }
             if !r.stable { row += "  tripod moved" }
             if let note = reactionNote(r) { row += "  " + note }
+            if let note = athleteNote(r.runAthlete) { row += "  " + note }
             out += row + "\n"
             // A false start is timed, but it is no one's best.
             if let split = r.splitTimeMs, !r.falseStart, best == nil || split < best!.splitTimeMs! { best = r }

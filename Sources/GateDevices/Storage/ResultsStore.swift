@@ -1,3 +1,4 @@
+import CGateShim
 import GateCore
 
 /// Results on the card (house rule 7): one directory per session, one
@@ -22,6 +23,25 @@ public struct ResultsStore {
 
     public func resultsPath(session: String) -> String {
         dataDirectory + "/" + session + "/" + ResultsFormat.fileName
+    }
+
+    /// Appends a coach's record (a session's name or note) to a session's
+    /// results file, synced. Only appends: what the box wrote stays as it
+    /// was. A power cut may have left the file's last line torn, without
+    /// its newline: that line is ended first, so the new record is a line
+    /// of its own (the reader then reports the torn one and skips it).
+    public func append(_ jsonLine: String, toSession session: String) throws(GateError) {
+        let path = resultsPath(session: session)
+        do throws(Errno) {
+            let fd = try FileDescriptor.open(path, [.readWrite, .append])
+            defer { fd.close() }
+            var last: UInt8 = 0x0A
+            if lseek(fd.rawValue, -1, SEEK_END) >= 0 && CGateShim.read(fd.rawValue, &last, 1) != 1 { throw Errno.current }
+            try fd.writeAll((last == 0x0A ? "" : "\n") + jsonLine + "\n")
+            try fd.sync()
+        } catch {
+            throw GateError(path, error, doing: "appending to the session's results")
+        }
     }
 
     /// Creates the next session directory and its results file.

@@ -66,11 +66,11 @@ import GateSim
         (["--simulate", "--false-start"], "--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes"),
         (["--simulate", "--start", "countdown", "--false-start", "--boxes", "2"], "--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes"),
         (["--simulate", "--start", "in-frame", "--boxes", "2"], "--start in-frame with --boxes: an in-frame start is one box's (agility drills); use it without --boxes"),
-        (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, presets, calc, athletes, selftest, peers, --help, --version)"),
+        (["launch"], "unknown command 'launch' (commands: run, --simulate, replay, render, results, presets, calc, athletes, session, export, selftest, peers, --help, --version)"),
         (["ble-probe", "--controller", "hci0"], "ble-probe takes either --listen or --connect ADDR|any"),
         (["ble-probe", "--listen", "--connect", "any"], "ble-probe takes either --listen or --connect ADDR|any"),
         (["peers", "--seconds", "0"], "--seconds expects seconds to scan, 1 to 120, got '0'"),
-        (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session, --units)"),
+        (["results", "--fast"], "unknown option '--fast' (accepted here: --data-dir, --csv, --session, --units, --from, --to, --distance, --start, --athlete, --preset, --boxes, --sort, --search)"),
     ])
     func badCommandLinesSayWhatIsAccepted(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }

@@ -72,7 +72,7 @@ import Testing
         #expect(parsed.records.count == 2)
         #expect(parsed.warnings == [
             "line 2: field \"direction\" is missing (expected a string); line skipped",
-            "line 3: unknown record type \"penalty\" (expected session, start, reaction, crossing, race_run or session_end); line skipped",
+            "line 3: unknown record type \"penalty\" (expected session, start, reaction, crossing, race_run, session_note or session_end); line skipped",
         ])
     }
 
