@@ -223,24 +223,11 @@ final class ReplayPictures {
     private let slotNanos: UnsafeMutablePointer<Int64>
     private var lastFrame = -1
 
-    /// Frames kept for the frame picture. Both modes run one engine
-    /// (`PrecisionDetector`, whose `FrontTracker` fits a crossing from
-    /// `precisionSamplesBefore` fronts and more before the line, the first
-    /// at or past it, and a postroll after it) and report when the postroll
-    /// has come in: `precisionPostroll` samples and those of
-    /// `precisionPostrollNanos` (at `fps`, up to `precisionMaxPostroll`).
-    /// The crossing lies between the last sample before the line and the
-    /// first at or past it, in the last postroll + 2 frames when every
-    /// frame gives a sample. `precisionSamplesBefore + 1` more cover a
-    /// crossing found in the fronts replayed once a track's direction is
-    /// clear; 4 more frames cover frames without a sample (a limb across
-    /// the torso: a track outlives at least 2 in a row). At 30 fps 14
-    /// frames; at 240 fps 45, of 1920x1080 (the largest clip replay takes)
-    /// 93 MB.
+    /// Frames kept for the frame picture: as many as the detector may
+    /// report a crossing after its frame (`PhotoSettings.reportDelayFrames`).
+    /// At 240 fps 45, of 1920x1080 (the largest clip replay takes) 93 MB.
     static func ringFrames(_ settings: DetectorSettings, fps: Double) -> Int {
-        let postrollFrames = Int((Double(settings.precisionPostrollNanos) / 1e9 * fps).rounded(.up))
-        let postroll = max(settings.precisionPostroll, min(settings.precisionMaxPostroll, postrollFrames))
-        return settings.precisionSamplesBefore + 1 + postroll + 4
+        PhotoSettings.reportDelayFrames(settings, fps: fps)
     }
 
     init(directory: String, header: Y4MHeader, gatePosition: Double, settings: DetectorSettings) {
