@@ -56,6 +56,8 @@ public struct SimulateOptions: Equatable {
     public var voiceDirectory: String?
     /// `--preset ID`: its start type and gates, and its id in the records.
     public var preset: Preset?
+    /// `--photos on|off`: each crossing's photos beside the results (on by default).
+    public var photos = PhotoSettings()
     public init() {}
 }
 

@@ -83,6 +83,7 @@ enum RunCommand {
         configuration.preset = settings.preset
         configuration.distanceMetres = settings.presetDistanceMetres
         configuration.speedUnits = settings.speedUnits
+        configuration.photos = settings.photos
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
         if voice.trouble.isEmpty { console.line(voice.line) } else { console.warning(voice.line) }
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))

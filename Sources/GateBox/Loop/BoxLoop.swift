@@ -28,6 +28,8 @@ public struct BoxConfiguration {
     public var distanceMetres: Double?
     /// How speeds are shown in live lines.
     public var speedUnits = SpeedUnit.standard
+    /// Photos of every crossing beside the results; nil: none (a box of a race takes none yet).
+    public var photos: PhotoSettings?
 
     public init(detector: DetectorSettings, viewWidthMetres: Double, deviceId: String, simulated: Bool, seed: UInt64?) {
         self.detector = detector
@@ -119,6 +121,10 @@ public struct BoxLoop<Platform: GatePlatform> {
     public var raceTruth: ((RaceRunRecord) -> RaceRunRecord)?
     /// The GATT server over BLE (`run` only; its own source).
     var station: GATTStation?
+    /// Photos of each crossing: the ring of recent frames and their writer (its own source).
+    var photos: PhotoWriter?
+    /// How long each frame's turn took, on the wall clock.
+    public private(set) var frameTurns = FrameTurns()
     /// Called after each turn of `run` (`run`'s service watchdog and status).
     public var afterEachTurn: ((BoxLoop) -> Void)?
 
@@ -144,7 +150,11 @@ public struct BoxLoop<Platform: GatePlatform> {
                                               plan: setup.plan, sessionId: setup.sessionId, settings: settings)
             race = RaceSource(coordinator: coordinator, peers: platform.link.peerCount, precise: setup.preciseSync)
         }
+        photos = BoxLoop.photoWriter(configuration, format: platform.camera.format, log: log)
     }
+
+    /// What the photo writer did this session (nil when photos are off).
+    var photoStats: PhotoWriter.Stats? { photos?.stats }
 
     /// When the race wants its timer (`.raceTimer`), on this box's clock.
     public var raceDueNanos: Int64? { race?.nextDueNanos }
@@ -205,6 +215,7 @@ public struct BoxLoop<Platform: GatePlatform> {
                 + Preset.distanceText(metres: configuration.distanceMetres ?? preset.metres, yards: preset.yards))
             if configuration.race == nil, let missing = PresetAlone.missing(preset, startType: configuration.startType) { warn(missing) }
         }
+        sayPhotos()
         if let refused = configuration.settingsRefused {
             warn("settings refused: " + refused)
             try platform.lights.show(.error, atNanos: platform.nowNanos)
@@ -239,6 +250,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// session's end record written.
     public mutating func finish(_ end: SessionEnd) throws(GateError) {
         try timeWhatTheDetectorHolds()
+        finishPhotos()
         closeStation()
         session.stop()
         let endRecord = SessionEndRecord(sessionId: log.sessionId, laps: session.lapCount, reason: end.reason,
@@ -266,12 +278,16 @@ public struct BoxLoop<Platform: GatePlatform> {
             return
         }
         guard let frame = dequeued else { return }
+        let turnStarted = MonotonicClock.nowNanos()
         framesSeen += 1
         let crossing = detector.process(frame)
         let watched = startWatch?.wantsFrames(session.state) == true ? startWatch?.frame(frame) : nil
+        photos?.frame(frame)
         try platform.camera.requeue()
         if let watched { try handle(watched) }
         if let crossing { try handle(crossing) }
+        photosBetweenFrames(after: frame)
+        frameTurns.record(nanos: MonotonicClock.nowNanos() - turnStarted, periodNanos: platform.camera.format.framePeriodNanos)
     }
 
     /// The session ends (a stop signal, a reload, the scenario's end) while
@@ -308,6 +324,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         let format = platform.camera.format
         detector = BoxLoop.detector(for: format, configuration)
         if startWatch != nil { startWatch = StartWatchSource(format: format, startType: configuration.startType) }
+        photosCameraReturned(format)
         say("camera back: " + String(format.width) + "x" + String(format.height) + " at " + String(format.fps) + " fps"
             + (rearmWhenCameraReturns ? "; arming again" : "; press the button to arm"))
         let before = session.state
@@ -507,6 +524,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             warn("the tripod moved during this run: gate disarmed; check the aim, then press the button to arm")
             try platform.lights.show(.error, atNanos: platform.nowNanos)
         }
+        photosCrossing(saved)
     }
 
     /// The crossing's beep, then its time in words: each lap's split with a
