@@ -78,7 +78,8 @@ enum SimulateCommand {
         func ms(_ nanos: Int64) -> String { DecimalText.fixed(Double(nanos) / 1e6, places: 2) + " ms" }
         var lines = ["frame turns: " + String(turns.count) + ", mean " + ms(turns.totalNanos / Int64(max(1, turns.count)))
             + ", longest " + ms(turns.longestNanos) + ", " + String(turns.overPeriod) + " longer than a frame period ("
-            + ms(period) + ")"]
+            + ms(period) + "); without a crossing's records: longest " + ms(turns.longestWithoutCrossingNanos) + ", "
+            + String(turns.overPeriodWithoutCrossing) + " longer"]
         guard let stats = loop.photoStats else { return lines + ["photos: off"] }
         let crossings = Int64(max(1, stats.crossings))
         lines.append("photos: " + String(stats.crossings) + " crossings, " + String(stats.files) + " files, "

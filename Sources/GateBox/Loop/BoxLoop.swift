@@ -287,7 +287,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         if let watched { try handle(watched) }
         if let crossing { try handle(crossing) }
         photosBetweenFrames(after: frame)
-        frameTurns.record(nanos: MonotonicClock.nowNanos() - turnStarted, periodNanos: platform.camera.format.framePeriodNanos)
+        frameTurns.record(nanos: MonotonicClock.nowNanos() - turnStarted, periodNanos: platform.camera.format.framePeriodNanos,
+                          crossing: crossing != nil)
     }
 
     /// The session ends (a stop signal, a reload, the scenario's end) while
