@@ -84,6 +84,7 @@ public enum TSGate {
           --knock S       someone knocks the tripod S seconds in (it shakes; the view shifts)
           --data-dir D    where sessions are written
           --fast          run on the virtual clock as fast as possible (default: real time)
+          --photos on|off each crossing's strip and frames as PNG in the session's photos/ (default on)
           --voice D       the voice's WAV clips (default: build/voice from `make voice`, else /usr/share/ts-gate/voice)
 
         a race of boxes (--simulate --boxes N, with --start at the start box; always on the virtual clock):
