@@ -63,6 +63,10 @@ enum SimulateCommand {
             }
         }
         for line in photoLines(loop) { console.line(line) }
+        if !options.fast {
+            console.line("real time: " + String(loop.platform.lateFrames) + " frames handed over more than a frame period late, the latest by "
+                + DecimalText.fixed(Double(loop.platform.worstFrameDelayNanos) / 1e6, places: 2) + " ms")
+        }
         if let line = startErrors(scenario, records: loop.records) { console.line(line) }
         for line in watchedStarts(scenario, loop: loop) { console.line(line) }
         console.line("results: " + log.path)
