@@ -286,7 +286,8 @@ public struct BoxLoop<Platform: GatePlatform> {
         try platform.camera.requeue()
         if let watched { try handle(watched) }
         if let crossing { try handle(crossing) }
-        photosBetweenFrames(after: frame)
+        // A crossing's turn has written and synced its records: no photo work on it.
+        if crossing == nil { photosBetweenFrames(after: frame) }
         frameTurns.record(nanos: MonotonicClock.nowNanos() - turnStarted, periodNanos: platform.camera.format.framePeriodNanos,
                           crossing: crossing != nil)
     }
