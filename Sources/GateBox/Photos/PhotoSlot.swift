@@ -78,7 +78,7 @@ final class PhotoSlot {
     }
 
     private func stage(_ i: Int, from ring: FrameRing, index: Int) {
-        (planes + i * planeBytes).update(from: ring.plane(index), count: planeBytes)
+        UnsafeMutableRawPointer(planes + i * planeBytes).copyMemory(from: ring.plane(index), byteCount: planeBytes)
         states[i] = .staged
     }
 }

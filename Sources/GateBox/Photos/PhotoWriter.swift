@@ -82,7 +82,9 @@ final class PhotoWriter {
             switch self {
             case .frame(let f): f.row(y, into: out)
             case .strip(let image):
-                image.pixels.withUnsafeBufferPointer { out.update(from: $0.baseAddress! + y * image.width, count: image.width) }
+                image.pixels.withUnsafeBufferPointer {
+                    UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress! + y * image.width, byteCount: image.width)
+                }
             }
         }
     }

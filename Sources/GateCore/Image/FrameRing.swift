@@ -47,7 +47,9 @@ public final class FrameRing {
             let row = target + y * width
             let source = frame.pixels + y * frame.rowStride
             if frame.pixelStride == 1 {
-                row.update(from: source, count: width)
+                // Raw bytes, so that Embedded -Osize makes it one memcpy
+                // (a typed `update` was copied byte by byte there).
+                UnsafeMutableRawPointer(row).copyMemory(from: source, byteCount: width)
             } else {
                 for x in 0..<width { row[x] = source[x &* frame.pixelStride] }
             }

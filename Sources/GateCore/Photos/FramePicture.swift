@@ -26,7 +26,7 @@ public struct FramePicture {
     public func row(_ y: Int, into out: UnsafeMutablePointer<UInt8>) {
         let source = pixels + (y / scale) * frameWidth
         if scale == 1 {
-            out.update(from: source, count: frameWidth)
+            UnsafeMutableRawPointer(out).copyMemory(from: source, byteCount: frameWidth)
         } else {
             for x in 0..<width { out[x] = source[x / scale] }
         }
