@@ -97,6 +97,7 @@ public enum TSGate {
           --knock S       someone knocks the tripod S seconds in (it shakes; the view shifts)
           --data-dir D    where sessions are written
           --fast          run on the virtual clock as fast as possible (default: real time)
+          --photos on|off each crossing's strip and frames as PNG in the session's photos/ (default on)
           --voice D       the voice's WAV clips (default: build/voice from `make voice`, else /usr/share/ts-gate/voice)
           --soak H        H hours of flying laps, a pass every 30-90 s, flickering light, two knocks (use --fast)
           --http A:P      serve the coach's page at address:port while the session runs, such as 127.0.0.1:8080

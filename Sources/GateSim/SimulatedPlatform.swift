@@ -26,6 +26,10 @@ public struct SimulatedPlatform: GatePlatform {
     private var freeSlots: [Int] = []
     private var wallStartNanos: Int64 = 0
     private var ended = false
+    /// Paced: frames handed over more than a frame period after they were
+    /// due on the wall clock (the loop was still busy), and the worst delay.
+    public private(set) var lateFrames = 0
+    public private(set) var worstFrameDelayNanos: Int64 = 0
     /// Virtual Unix time of the simulation's start, so records are reproducible.
     public static let epochMillis: Int64 = 1_767_225_600_000   // 2026-01-01T00:00:00Z
 
@@ -87,6 +91,10 @@ public struct SimulatedPlatform: GatePlatform {
                 let due = wallStartNanos + next
                 let remaining = due - MonotonicClock.nowNanos()
                 timeout = remaining > 0 ? Int32((remaining + 999_999) / 1_000_000) : 0
+                if next == camera.nextReadyNanos && remaining < 0 {
+                    worstFrameDelayNanos = max(worstFrameDelayNanos, -remaining)
+                    if -remaining > camera.format.framePeriodNanos { lateFrames += 1 }
+                }
             }
             do {
                 if try poller.wait(timeoutMillis: timeout) > 0 {

@@ -23,6 +23,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/timerfd.h>
 #include <sys/types.h>
 #include <sys/un.h>
@@ -101,6 +102,9 @@ static inline int gate_SCM_TIMESTAMPNS(void) { return SCM_TIMESTAMPNS; }
 
 // ---- mmap (MAP_FAILED is a cast of -1 to a pointer) ----
 static inline int gate_is_map_failed(const void *address) { return address == MAP_FAILED; }
+
+// ---- zlib: deflateInit is a macro over deflateInit_ with the library's version ----
+static inline int gate_deflate_init(z_stream *stream, int level) { return deflateInit(stream, level); }
 
 // ---- directory entries (d_name is a fixed C array) ----
 static inline const char *gate_dirent_name(const struct dirent *entry) { return entry->d_name; }

@@ -212,6 +212,10 @@ public enum ArgumentParser {
                 options.dataDirectory = try cursor.value(for: argument, accepts: "a directory path")
             case "--fast":
                 options.fast = true
+            case "--photos":
+                let value = try cursor.value(for: argument, accepts: "on or off")
+                guard value == "on" || value == "off" else { throw UsageError("--photos: expected on or off, got '" + value + "'") }
+                options.photos.enabled = value == "on"
             case "--false-start":
                 options.simulation.falseStart = true
             case "--athletes":
@@ -235,7 +239,7 @@ public enum ArgumentParser {
             case "-h", "--help":
                 throw UsageError("--help stands alone: try 'ts-gate --help'")
             default:
-                throw unknown(argument, accepted: "--preset, --athletes, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --http, --soak, "
+                throw unknown(argument, accepted: "--preset, --athletes, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --photos, --false-start, --voice, --http, --soak, "
                               + "--boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller")
             }
         }

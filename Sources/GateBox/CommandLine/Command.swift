@@ -67,6 +67,8 @@ public struct SimulateOptions: Equatable {
     /// `--athletes N`: a squad of N takes turns (made up and added to the
     /// data directory's athletes file when it has none).
     public var athletes: Int?
+    /// `--photos on|off`: each crossing's photos beside the results (on by default).
+    public var photos = PhotoSettings()
     public init() {}
 }
 

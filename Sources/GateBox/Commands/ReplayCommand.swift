@@ -205,42 +205,22 @@ enum ReplayCommand {
 /// Why a ring of recent frames: the detector reports a crossing only once
 /// its fit has samples past the line, several frames after the torso
 /// reached it; the frame it reports in shows the runner well past the gate.
-/// So `record` copies each frame's luma into a ring allocated here, once,
+/// So `record` copies each frame's luma into a `FrameRing` allocated here, once,
 /// and the frame picture is taken from the ring, never from a frame after
 /// the report (that one has not been read yet).
 final class ReplayPictures {
     let directory: String
     let gatePosition: Double
     let strips: PhotoFinishStrip
-    let width: Int
-    let height: Int
-    /// Frames the ring holds (see `ringFrames`).
-    let capacity: Int
-    /// `capacity` luma planes, `width` x `height` each, tightly packed.
-    private let planes: UnsafeMutablePointer<UInt8>
-    /// The frame index held in each slot, -1 for none, and its stamp.
-    private let slotFrames: UnsafeMutablePointer<Int>
-    private let slotNanos: UnsafeMutablePointer<Int64>
-    private var lastFrame = -1
+    /// The last `capacity` frames' luma (see `ringFrames`).
+    let ring: FrameRing
+    var capacity: Int { ring.capacity }
 
-    /// Frames kept for the frame picture. Both modes run one engine
-    /// (`PrecisionDetector`, whose `FrontTracker` fits a crossing from
-    /// `precisionSamplesBefore` fronts and more before the line, the first
-    /// at or past it, and a postroll after it) and report when the postroll
-    /// has come in: `precisionPostroll` samples and those of
-    /// `precisionPostrollNanos` (at `fps`, up to `precisionMaxPostroll`).
-    /// The crossing lies between the last sample before the line and the
-    /// first at or past it, in the last postroll + 2 frames when every
-    /// frame gives a sample. `precisionSamplesBefore + 1` more cover a
-    /// crossing found in the fronts replayed once a track's direction is
-    /// clear; 4 more frames cover frames without a sample (a limb across
-    /// the torso: a track outlives at least 2 in a row). At 30 fps 14
-    /// frames; at 240 fps 45, of 1920x1080 (the largest clip replay takes)
-    /// 93 MB.
+    /// Frames kept for the frame picture: as many as the detector may
+    /// report a crossing after its frame (`PhotoSettings.reportDelayFrames`).
+    /// At 240 fps 45, of 1920x1080 (the largest clip replay takes) 93 MB.
     static func ringFrames(_ settings: DetectorSettings, fps: Double) -> Int {
-        let postrollFrames = Int((Double(settings.precisionPostrollNanos) / 1e9 * fps).rounded(.up))
-        let postroll = max(settings.precisionPostroll, min(settings.precisionMaxPostroll, postrollFrames))
-        return settings.precisionSamplesBefore + 1 + postroll + 4
+        PhotoSettings.reportDelayFrames(settings, fps: fps)
     }
 
     init(directory: String, header: Y4MHeader, gatePosition: Double, settings: DetectorSettings) {
@@ -248,21 +228,8 @@ final class ReplayPictures {
         self.gatePosition = gatePosition
         strips = PhotoFinishStrip(width: header.width, height: header.height, gatePosition: gatePosition,
                                   frameRate: header.frameRate)
-        width = header.width
-        height = header.height
-        capacity = max(1, ReplayPictures.ringFrames(settings, fps: header.frameRate.framesPerSecond))
-        planes = .allocate(capacity: capacity * width * height)
-        planes.initialize(repeating: 0, count: capacity * width * height)
-        slotFrames = .allocate(capacity: capacity)
-        slotFrames.initialize(repeating: -1, count: capacity)
-        slotNanos = .allocate(capacity: capacity)
-        slotNanos.initialize(repeating: 0, count: capacity)
-    }
-
-    deinit {
-        planes.deallocate()
-        slotFrames.deallocate()
-        slotNanos.deallocate()
+        ring = FrameRing(width: header.width, height: header.height,
+                         capacity: max(1, ReplayPictures.ringFrames(settings, fps: header.frameRate.framesPerSecond)))
     }
 
     func framePath(_ number: Int) -> String { path(number, "frame") }
@@ -275,22 +242,8 @@ final class ReplayPictures {
     /// Keeps frame `index` (frames come in order): its gate column for the
     /// strip, its luma in the ring over the oldest frame's. Allocates nothing.
     func record(_ frame: LumaFrame, index: Int) {
-        precondition(frame.width == width && frame.height == height, "frame size changed")
         strips.record(frame, index: index)
-        let slot = index % capacity
-        let target = planes + slot * width * height
-        for y in 0..<height {
-            let row = target + y * width
-            let source = frame.pixels + y * frame.rowStride
-            if frame.pixelStride == 1 {
-                row.update(from: source, count: width)
-            } else {
-                for x in 0..<width { row[x] = source[x * frame.pixelStride] }
-            }
-        }
-        slotFrames[slot] = index
-        slotNanos[slot] = frame.timestampNanos
-        lastFrame = index
+        ring.record(frame, index: index)
     }
 
     /// The index of the recorded frame whose stamp is nearest `crossingNanos`
@@ -298,28 +251,15 @@ final class ReplayPictures {
     /// crossing before the oldest frame kept gets the oldest: the nearest
     /// there is. At least one frame must have been recorded.
     func frameImageIndex(crossingNanos: Int64) -> Int {
-        precondition(lastFrame >= 0, "no frame recorded")
-        var best = lastFrame
-        var bestDistance = UInt64.max
-        for index in max(0, lastFrame - capacity + 1)...lastFrame {
-            let slot = index % capacity
-            guard slotFrames[slot] == index else { continue }
-            let distance = (slotNanos[slot] - crossingNanos).magnitude
-            if distance <= bestDistance {
-                best = index
-                bestDistance = distance
-            }
-        }
-        return best
+        guard let index = ring.nearestFrame(toNanos: crossingNanos) else { preconditionFailure("no frame recorded") }
+        return index
     }
 
     /// Writes crossing `number`'s frame picture, of recorded frame `index`
     /// (`frameImageIndex`), and schedules its strip.
     func crossing(_ number: Int, frameIndex index: Int, crossingNanos: Int64) throws(GateError) {
-        let slot = index % capacity
-        precondition(slotFrames[slot] == index, "frame no longer in the ring")
-        let frame = LumaFrame(pixels: UnsafePointer(planes + slot * width * height), width: width, height: height,
-                              rowStride: width, pixelStride: 1, timestampNanos: slotNanos[slot],
+        let frame = LumaFrame(pixels: ring.plane(index), width: ring.width, height: ring.height,
+                              rowStride: ring.width, pixelStride: 1, timestampNanos: ring.stampNanos(index),
                               sequence: UInt32(truncatingIfNeeded: index))
         try PNGFile.write(CrossingPictures.frame(frame, gatePosition: gatePosition), to: framePath(number))
         strips.schedule(crossingNanos: crossingNanos, label: number)

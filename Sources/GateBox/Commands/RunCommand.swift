@@ -126,6 +126,7 @@ enum RunCommand {
         configuration.speedUnits = settings.speedUnits
         configuration.squad = squad
         configuration.announcePreset = announcePreset
+        configuration.photos = settings.photos
         console.line("ts-gate " + Version.text + ": board " + settings.board + ", results in " + log.path)
         if voice.trouble.isEmpty { console.line(voice.line) } else { console.warning(voice.line) }
         console.line("camera " + settings.cameraDevice + ": " + V4L2Controls.summary(platform.camera.controls))

@@ -45,6 +45,7 @@ enum SimulateCommand {
         configuration.preset = options.preset
         configuration.distanceMetres = options.preset?.metres
         configuration.squad = squad
+        configuration.photos = options.photos
         console.line("ts-gate " + Version.text + ": simulating one box, seed " + String(options.simulation.seed)
             + ", " + String(options.simulation.runs) + (options.simulation.startType == .flying ? " laps, " : " " + options.simulation.startType.name + " runs, ") + (options.fast ? "fast (virtual clock)" : "real time (Ctrl-C stops)"))
         console.line(voice.line)
@@ -75,10 +76,35 @@ enum SimulateCommand {
                 console.line(text)
             }
         }
+        for line in photoLines(loop) { console.line(line) }
+        if !options.fast {
+            console.line("real time: " + String(loop.platform.lateFrames) + " frames handed over more than a frame period late, the latest by "
+                + DecimalText.fixed(Double(loop.platform.worstFrameDelayNanos) / 1e6, places: 2) + " ms")
+        }
         if let line = startErrors(scenario, records: loop.records) { console.line(line) }
         for line in watchedStarts(scenario, loop: loop) { console.line(line) }
         console.line("results: " + log.path)
         return 0
+    }
+
+    /// What the photos cost: files and bytes per crossing, the encoder's
+    /// slices, and the frame turns against the frame period (a turn longer
+    /// than a period is a frame late on a real camera).
+    static func photoLines<P>(_ loop: BoxLoop<P>) -> [String] {
+        let turns = loop.frameTurns
+        let period = loop.platform.camera.format.framePeriodNanos
+        func ms(_ nanos: Int64) -> String { DecimalText.fixed(Double(nanos) / 1e6, places: 2) + " ms" }
+        var lines = ["frame turns: " + String(turns.count) + ", mean " + ms(turns.totalNanos / Int64(max(1, turns.count)))
+            + ", longest " + ms(turns.longestNanos) + ", " + String(turns.overPeriod) + " longer than a frame period ("
+            + ms(period) + "); without a crossing's records: longest " + ms(turns.longestWithoutCrossingNanos) + ", "
+            + String(turns.overPeriodWithoutCrossing) + " longer"]
+        guard let stats = loop.photoStats else { return lines + ["photos: off"] }
+        let crossings = Int64(max(1, stats.crossings))
+        lines.append("photos: " + String(stats.crossings) + " crossings, " + String(stats.files) + " files, "
+            + String(stats.bytes / 1024) + " KB (" + String(stats.bytes / crossings / 1024) + " KB per crossing); "
+            + String(stats.slices) + " slices between frames, longest " + ms(stats.longestSliceNanos) + "; "
+            + ms((stats.sliceNanos + stats.closingNanos) / crossings) + " of work per crossing")
+        return lines
     }
 
     /// The voice's clips: --voice, else build/voice when run from the

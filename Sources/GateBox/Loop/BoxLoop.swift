@@ -32,6 +32,8 @@ public struct BoxConfiguration {
     public var squad = Squad()
     /// Say the preset's name as the session begins: the button picked it.
     public var announcePreset = false
+    /// Photos of every crossing beside the results; nil: none (a box of a race takes none yet).
+    public var photos: PhotoSettings?
 
     public init(detector: DetectorSettings, viewWidthMetres: Double, deviceId: String, simulated: Bool, seed: UInt64?) {
         self.detector = detector
@@ -136,6 +138,10 @@ public struct BoxLoop<Platform: GatePlatform> {
     var http: HTTPServer?
     var coachFeed: CoachFeed?
     var coachControl: CoachControl?
+    /// Photos of each crossing: the ring of recent frames and their writer (its own source).
+    var photos: PhotoWriter?
+    /// How long each frame's turn took, on the wall clock.
+    public private(set) var frameTurns = FrameTurns()
     /// Called after each turn of `run` (`run`'s service watchdog and status).
     public var afterEachTurn: ((BoxLoop) -> Void)?
 
@@ -164,11 +170,14 @@ public struct BoxLoop<Platform: GatePlatform> {
                                               plan: setup.plan, sessionId: setup.sessionId, settings: settings)
             race = RaceSource(coordinator: coordinator, peers: platform.link.peerCount, precise: setup.preciseSync)
         }
+        photos = BoxLoop.photoWriter(configuration, format: platform.camera.format, log: log)
     }
 
     /// When the loop has something of its own due (the button's taps
     /// becoming a gesture), for a driver that moves the clock itself.
     public var ownDueNanos: Int64? { taps.dueNanos }
+    /// What the photo writer did this session (nil when photos are off).
+    var photoStats: PhotoWriter.Stats? { photos?.stats }
 
     /// When the race wants its timer (`.raceTimer`), on this box's clock.
     public var raceDueNanos: Int64? { race?.nextDueNanos }
@@ -238,6 +247,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             }
         }
         if !configuration.squad.athletes.isEmpty && configuration.race == nil { say(picker.squadLine) }
+        sayPhotos()
         if let refused = configuration.settingsRefused {
             warn("settings refused: " + refused)
             try platform.lights.show(.error, atNanos: platform.nowNanos)
@@ -275,6 +285,7 @@ public struct BoxLoop<Platform: GatePlatform> {
     /// session's end record written.
     public mutating func finish(_ end: SessionEnd) throws(GateError) {
         try timeWhatTheDetectorHolds()
+        finishPhotos()
         closeStation()
         closeHTTP()
         session.stop()
@@ -304,12 +315,18 @@ public struct BoxLoop<Platform: GatePlatform> {
             return
         }
         guard let frame = dequeued else { return }
+        let turnStarted = MonotonicClock.nowNanos()
         framesSeen += 1
         let crossing = detector.process(frame)
         let watched = startWatch?.wantsFrames(session.state) == true ? startWatch?.frame(frame) : nil
+        photos?.frame(frame)
         try platform.camera.requeue()
         if let watched { try handle(watched) }
         if let crossing { try handle(crossing) }
+        // A crossing's turn has written and synced its records: no photo work on it.
+        if crossing == nil { photosBetweenFrames(after: frame) }
+        frameTurns.record(nanos: MonotonicClock.nowNanos() - turnStarted, periodNanos: platform.camera.format.framePeriodNanos,
+                          crossing: crossing != nil)
     }
 
     /// The session ends (a stop signal, a reload, the scenario's end) while
@@ -346,6 +363,7 @@ public struct BoxLoop<Platform: GatePlatform> {
         let format = platform.camera.format
         detector = BoxLoop.detector(for: format, configuration)
         if startWatch != nil { startWatch = StartWatchSource(format: format, startType: configuration.startType) }
+        photosCameraReturned(format)
         say("camera back: " + String(format.width) + "x" + String(format.height) + " at " + String(format.fps) + " fps"
             + (rearmWhenCameraReturns ? "; arming again" : "; press the button to arm"))
         let before = session.state
@@ -560,6 +578,7 @@ public struct BoxLoop<Platform: GatePlatform> {
             warn("the tripod moved during this run: gate disarmed; check the aim, then press the button to arm")
             try platform.lights.show(.error, atNanos: platform.nowNanos)
         }
+        photosCrossing(saved)
     }
 
     /// The crossing's beep, then its time in words: each lap's split with a

@@ -85,6 +85,8 @@ public struct BoxSettings: Equatable, Sendable {
     public var presetMetres: Double?
     /// How speeds are shown in tables and live lines (`speed.units`).
     public var speedUnits = SpeedUnit.standard
+    /// Photos of every crossing (`photos`, `photos.*`).
+    public var photos = PhotoSettings()
     /// Which keys were set explicitly, and where the preset was, so that a
     /// preset fills in only what the files leave out, whatever the order.
     private var startTypeGiven = false
@@ -152,6 +154,10 @@ public struct BoxSettings: Equatable, Sendable {
         ("preset", "a preset's id (ts-gate presets lists them): " + Preset.ids),
         ("preset.distance_m", "the distance of a preset that offers a choice, in metres (flying: 10, 20 or 30)"),
         ("speed.units", SpeedUnit.names),
+        ("photos", "on or off (each crossing's photo-finish strip and frames as PNG beside the results)"),
+        ("photos.frames_before", "scrub frames kept before the crossing frame, from 0 to 10"),
+        ("photos.frames_after", "scrub frames kept after the crossing frame, from 0 to 10"),
+        ("photos.max_mb", "megabytes the photos of every session may take on the card, from 1 to 1000000"),
         ("detection.mode", DetectionMode.names),
         ("view.width_m", "metres of lane across the image, from 0.5 to 50"),
         ("results.dir", "a directory path"),
@@ -259,6 +265,12 @@ public struct BoxSettings: Equatable, Sendable {
             case "speed.units":
                 guard let units = SpeedUnit.list(e.value) else { throw bad() }
                 speedUnits = units
+            case "photos":
+                guard e.value == "on" || e.value == "off" else { throw bad() }
+                photos.enabled = e.value == "on"
+            case "photos.frames_before": photos.framesBefore = try int(0...PhotoSettings.maximumScrubFrames)
+            case "photos.frames_after": photos.framesAfter = try int(0...PhotoSettings.maximumScrubFrames)
+            case "photos.max_mb": photos.maxMegabytes = try int(1...1_000_000)
             case "voice.dir": guard e.value.hasPrefix("/") || e.value.hasPrefix(".") else { throw bad() }; voiceDirectory = e.value
             case "detection.mode":
                 guard let mode = DetectionMode(name: e.value) else { throw bad() }

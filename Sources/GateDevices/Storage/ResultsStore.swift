@@ -94,6 +94,16 @@ public struct SessionLog {
         self.descriptor = descriptor
     }
 
+    /// The session's directory: the results and the files beside them.
+    public var directory: String { String(path.dropLast(ResultsFormat.fileName.utf8.count + 1)) }
+
+    /// The data directory, holding every session's directory.
+    public var dataDirectory: String {
+        let session = directory
+        guard let slash = session.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return String(session[..<slash])
+    }
+
     /// Appends one record and waits until it is on the card.
     public func append(_ jsonLine: String) throws(GateError) {
         do {

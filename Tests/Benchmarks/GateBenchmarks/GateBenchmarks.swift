@@ -21,6 +21,9 @@
 //   and time a crossing from its frame's dequeue to the LED flash.
 // - "simulated loop 120 fps, in-frame start watched" (and countdown): the
 //   same with the camera watching the start.
+// - "simulated loop 120 fps, photos on": the same with each crossing's
+//   photos written (the ring's copy and the strip's column are on the frame
+//   path, counted; the PNG slices come after the requeue).
 // - "simulated loop 120 fps, unprobed": the same session on the plain
 //   SimulatedPlatform, the control that the probes change nothing.
 //
@@ -400,7 +403,8 @@ final class LoopRig {
 /// (without the signalfd: one poll() peek per event less), fast. Only
 /// `loop.run()` is inside the measurement.
 func measureSession<Platform: GatePlatform>(_ benchmark: Benchmark, rig: LoopRig, scenario: Scenario,
-                                            platform: Platform, race: RaceSetup? = nil) -> (records: Int, cpuNanos: Int64, mallocs: Int64)? {
+                                            platform: Platform, race: RaceSetup? = nil,
+                                            photos: PhotoSettings? = nil) -> (records: Int, cpuNanos: Int64, mallocs: Int64)? {
     let store = ResultsStore(dataDirectory: rig.dataDirectory)
     let log: SessionLog
     do { log = try store.createSession() } catch {
@@ -419,6 +423,7 @@ func measureSession<Platform: GatePlatform>(_ benchmark: Benchmark, rig: LoopRig
                                          deviceId: "ts-gate-bench", simulated: true, seed: rig.options.seed)
     configuration.race = race
     configuration.startType = scenario.options.startType
+    configuration.photos = photos
     var loop = BoxLoop(platform: platform, configuration: configuration, log: log, console: rig.console)
 
     let cpuStart = threadCPUNanos()
@@ -448,8 +453,9 @@ func simulatedLoopBenchmark(fps: Int) {
 /// With the probes: per-frame figures and the dequeue -> LED latency. With
 /// a start the camera watches (issue 50: in-frame, countdown), the same
 /// session with StartWatch on every armed frame.
-func probedLoopBenchmark(fps: Int, start: StartType) {
-    Benchmark("simulated loop \(fps) fps" + (start == .flying ? "" : ", " + start.name + " start watched"),
+func probedLoopBenchmark(fps: Int, start: StartType, photos: PhotoSettings? = nil) {
+    Benchmark("simulated loop \(fps) fps" + (start == .flying ? "" : ", " + start.name + " start watched")
+              + (photos == nil ? "" : ", photos on"),
               configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal,
                                              GateMetric.framesPerSession, GateMetric.loopCPUPerFrame,
                                              GateMetric.renderCPUPerFrame, GateMetric.loopCPUPerFrameWithoutRender,
@@ -466,7 +472,7 @@ func probedLoopBenchmark(fps: Int, start: StartType) {
         let probe = rig.probe
         probe.reset()
         guard let session = measureSession(benchmark, rig: rig, scenario: scenario,
-                                           platform: ProbedPlatform(sim: sim, probe: probe)) else { return }
+                                           platform: ProbedPlatform(sim: sim, probe: probe), photos: photos) else { return }
         let frames = max(1, probe.frames)
         benchmark.measurement(GateMetric.framesPerSession, probe.frames)
         benchmark.measurement(GateMetric.loopCPUPerFrame, Int(session.cpuNanos) / frames)
@@ -611,6 +617,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     calibrationBenchmark(width: 640, height: 480)
     simulatedLoopBenchmark(fps: 120)
+    probedLoopBenchmark(fps: 120, start: .flying, photos: PhotoSettings())
     probedLoopBenchmark(fps: 120, start: .inFrame)
     probedLoopBenchmark(fps: 120, start: .countdown)
     floodedLoopBenchmark(fps: 120, perWake: 0)

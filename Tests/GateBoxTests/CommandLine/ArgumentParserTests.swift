@@ -6,12 +6,12 @@ import GateSim
     @Test func simulateWithEveryOption() throws {
         let command = try ArgumentParser.parse(["--simulate", "--seed", "9", "--runs", "3", "--fps", "240",
                                                 "--speed", "7.5", "--gate", "0.4", "--mode", "experimental", "--knock", "2.5",
-                                                "--data-dir", "/tmp/d", "--fast"])
+                                                "--data-dir", "/tmp/d", "--fast", "--photos", "off"])
         guard case .simulate(let o) = command else { Issue.record("not simulate: \(command)"); return }
         #expect(o.simulation.seed == 9 && o.simulation.runs == 3 && o.simulation.fps == 240)
         #expect(o.simulation.speedMetresPerSecond == 7.5 && o.simulation.gatePosition == 0.4)
         #expect(o.mode == .experimental && o.simulation.knockNanos == 2_500_000_000)
-        #expect(o.dataDirectory == "/tmp/d" && o.fast)
+        #expect(o.dataDirectory == "/tmp/d" && o.fast && !o.photos.enabled)
     }
 
     @Test func defaultsAndEqualsForm() throws {
@@ -60,7 +60,7 @@ import GateSim
         (["--simulate", "--speed", "20"], "--speed expects a speed in m/s from 2 to 12, got '20'"),
         (["--simulate", "--gate", "--fast"], "--gate needs a value: a fraction of the image width from 0.1 to 0.9"),
         (["--simulate", "--seed", "-1"], "--seed expects a non-negative integer, got '-1'"),
-        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --preset, --athletes, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --false-start, --voice, --http, --soak, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
+        (["--simulate", "--colour", "red"], "unknown option '--colour' (accepted here: --preset, --athletes, --seed, --runs, --fps, --speed, --gate, --start, --mode, --knock, --data-dir, --fast, --photos, --false-start, --voice, --http, --soak, --boxes, --distance, --distances, --interval-ms, --drift-ppm, --loss, --link-drop, --plain-sync, --controller)"),
         (["--bogus"], "unknown option '--bogus' (try 'ts-gate --help')"),
         (["--simulate", "--start", "sprint"], "--start: expected flying, touch-release, countdown, voice or in-frame, got 'sprint'"),
         (["--simulate", "--false-start"], "--false-start: the athlete goes early on a called start of one box: use it with --start countdown or --start voice, without --boxes"),

@@ -164,4 +164,16 @@ import Testing
         #expect(on.debugConsole && on.debugSSH)
         #expect(throws: ConfigError.self) { try apply("debug.ssh = yes\n") }
     }
+
+    @Test func readsThePhotosKeys() throws {
+        let defaults = try apply("board = x\n").photos
+        #expect(defaults.enabled && defaults.framesBefore == 2 && defaults.framesAfter == 2 && defaults.maxMegabytes == 512)
+        let set = try apply("photos = off\nphotos.frames_before = 0\nphotos.frames_after = 5\nphotos.max_mb = 2048\n").photos
+        #expect(!set.enabled && set.framesBefore == 0 && set.framesAfter == 5 && set.maxBytes == 2048 << 20)
+        #expect(throws: ConfigError(file: "t.conf", line: 1, problem: "photos.frames_after = 11: expected scrub frames kept after the crossing frame, from 0 to 10")) {
+            try apply("photos.frames_after = 11")
+        }
+        #expect(throws: ConfigError.self) { try apply("photos.max_mb = 0\n") }
+        #expect(throws: ConfigError.self) { try apply("photos = yes\n") }
+    }
 }

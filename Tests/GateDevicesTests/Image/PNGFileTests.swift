@@ -29,13 +29,16 @@ enum PNGDecoder {
             chunks.append((String(decoding: typeAndData[0..<4], as: UTF8.self), Array(typeAndData[4...])))
             at += 12 + length
         }
-        guard at == file.count, chunks.map(\.0) == ["IHDR", "IDAT", "IEND"] else {
-            throw Failure(description: "chunks \(chunks.map(\.0))")
+        // IHDR, one IDAT or more (their data one zlib stream), IEND.
+        let types = chunks.map(\.0)
+        guard at == file.count, types.count >= 3, types.first == "IHDR", types.last == "IEND",
+              types.dropFirst().dropLast().allSatisfy({ $0 == "IDAT" }) else {
+            throw Failure(description: "chunks \(types)")
         }
         let ihdr = chunks[0].1
         guard ihdr.count == 13 else { throw Failure(description: "IHDR length \(ihdr.count)") }
         let width = u32(ihdr, 0), height = u32(ihdr, 4)
-        let idat = chunks[1].1
+        let idat = chunks.dropFirst().dropLast().flatMap(\.1)
         var raw = [UInt8](repeating: 0, count: (width + 1) * height)
         var rawLength = uLongf(raw.count)
         let status = raw.withUnsafeMutableBufferPointer { out in
