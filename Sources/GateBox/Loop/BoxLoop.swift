@@ -563,8 +563,14 @@ public struct BoxLoop<Platform: GatePlatform> {
         let lapBegan = configuration.startType.isExternal ? lap.startNanos
             : crossing.timeNanos - (lap.splitNanos ?? 1_000_000_000)
         let from = lapBegan - 1_000_000_000
-        saved.stabilityTrace = try log.writeSideFile("stability-" + record.runId + "-lap" + String(lap.lap) + ".csv",
-                                                     trace.csv(fromNanos: from, originNanos: crossing.timeNanos))
+        // The tripod's trace is a companion file: failing to write it loses
+        // no time, so it is said and the crossing recorded all the same.
+        do {
+            saved.stabilityTrace = try log.writeSideFile("stability-" + record.runId + "-lap" + String(lap.lap) + ".csv",
+                                                         trace.csv(fromNanos: from, originNanos: crossing.timeNanos))
+        } catch {
+            warn("the tripod's trace of this crossing was not saved: " + error.message)
+        }
         let line = saved.jsonLine()
         try log.append(line)
         records.append(saved)

@@ -124,7 +124,10 @@ public struct SoloLapSession {
             startNanos = crossing.timeNanos
             previousNanos = crossing.timeNanos
             disturbedSinceLastLap = false
-            let lap = Lap(run: 0, lap: 0, crossing: crossing, startNanos: crossing.timeNanos, elapsedNanos: 0,
+            // Numbered after the laps so far: a gate disarmed and armed again
+            // starts a new clock whose records and files must not take the
+            // first start's names (run-000 is the session's first start).
+            let lap = Lap(run: lapCount, lap: 0, crossing: crossing, startNanos: crossing.timeNanos, elapsedNanos: 0,
                           splitNanos: nil, disturbed: false)
             return lap
         case .running:

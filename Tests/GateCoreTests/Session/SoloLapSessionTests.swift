@@ -7,6 +7,29 @@ import Testing
                          velocityWorkPixelsPerSecond: 300, velocityWidthsPerSecond: 2, uncertaintyMs: 0.5, occupancyAtTrigger: 0.6)
     }
 
+    /// Disarmed and armed again mid-session (the button's long press, the
+    /// coach's page): the next crossing starts a new clock whose number
+    /// follows the laps so far, so its records and files never take the
+    /// first start's names (the box once stopped on "run-000 ... exists").
+    @Test func aClockStartedAgainTakesANewRunNumber() throws {
+        var s = SoloLapSession()
+        s.tripod(still: true)
+        _ = s.arm()
+        let r1 = s.record(crossing(2.0))
+        let first = try #require(r1)
+        let r2 = s.record(crossing(6.0))
+        let lap = try #require(r2)
+        #expect(first.run == 0 && first.lap == 0 && lap.run == 1 && lap.lap == 1)
+        let disarmed = s.disarm(), armed = s.arm()
+        #expect(disarmed && armed)
+        let r3 = s.record(crossing(9.0))
+        let again = try #require(r3)
+        #expect(again.lap == 0 && again.run == 1 && again.splitNanos == nil)
+        let r4 = s.record(crossing(13.0))
+        let next = try #require(r4)
+        #expect(next.run == 2 && next.lap == 2 && next.splitNanos == 4_000_000_000 && next.elapsedNanos == 4_000_000_000)
+    }
+
     @Test func armsOnlyOnceStillThenTimesLaps() throws {
         var s = SoloLapSession()
         #expect(s.record(crossing(0.5)) == nil)          // idle: ignored
