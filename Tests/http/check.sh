@@ -29,5 +29,5 @@ fi
 # Debian's python has the selenium package; a pyenv or venv python on PATH may not.
 rm -rf "$OUT"
 mkdir -p "$OUT"
-/usr/bin/python3 "$HERE/coach-page.py" "$TS_GATE" "$OUT" --runs 4 --load-seconds 8 2>&1 | tee "$OUT/check.log"
+/usr/bin/python3 "$HERE/coach-page.py" "$TS_GATE" "$OUT" --runs 6 --load-seconds 8 2>&1 | tee "$OUT/check.log"
 grep -q '^RESULT PASS$' "$OUT/check.log" || die "the coach's page failed its checks (log: $OUT/check.log)"

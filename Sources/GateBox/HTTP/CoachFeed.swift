@@ -8,6 +8,8 @@ import GateProtocol
 /// loop's turn (`BoxLoop.flushCoachFeed`). Nothing here runs per frame.
 final class CoachFeed {
     private(set) var sessionId = ""
+    /// Where every session's directory is (`/photos/` is served from it).
+    var dataDirectory = ""
     private(set) var state = "idle"
     private(set) var runs: [String] = []
     private(set) var lines: [(text: String, warning: Bool)] = []

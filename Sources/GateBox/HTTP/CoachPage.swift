@@ -27,6 +27,7 @@ th,td{text-align:right;padding:6px 4px;border-bottom:1px solid #bbb}th{font-size
 td:first-child,th:first-child{text-align:left}
 .fs{color:#b00000;font-weight:700}.mark{background:#000;color:#fff;border-radius:4px;padding:0 4px;font-size:13px}
 #lines{list-style:none;padding:0;font-size:14px;color:#333}#lines .w{color:#b00000;font-weight:700}
+#photos img{max-width:100%;height:auto;display:block;margin:6px 0;image-rendering:pixelated}
 button,input{font:inherit;font-size:20px;padding:10px 16px;margin:4px 6px 4px 0;border:2px solid #000;border-radius:8px;background:#fff}
 button{background:#000;color:#fff;font-weight:700}#cmsg{color:#b00000;font-weight:700}input{width:5em}
 </style></head><body>
@@ -34,6 +35,7 @@ button{background:#000;color:#fff;font-weight:700}#cmsg{color:#b00000;font-weigh
 <main>
 <div><span id="state">-</span> <span id="session"></span></div>
 <div id="last">-.---</div><div id="lastinfo"></div>
+<div id="photos"><img id="frame" alt="the crossing frame" hidden><img id="strip" alt="the photo-finish strip" hidden></div>
 <table><thead><tr><th>run</th><th>time s</th><th>speed km/h</th><th>&plusmn; ms</th><th></th></tr></thead><tbody id="runs"></tbody></table>
 <h2>Control</h2>
 <form id="pinform"><input id="pin" inputmode="numeric" maxlength="4" placeholder="PIN" autocomplete="off" aria-label="the box's PIN"><button>Unlock</button></form>
@@ -60,22 +62,26 @@ function addRun(r){
  $("last").textContent=r.falseStart?"FALSE START":secs(time(r));
  let info=label(r);if(r.reactionMs!=null)info+=" \\u00b7 reaction "+secs(r.reactionMs)+" s";if(r.totalUncertaintyMs!=null)info+=" \\u00b7 \\u00b1"+r.totalUncertaintyMs.toFixed(1)+" ms";
  $("lastinfo").textContent=info;
+ if(r.type==="crossing"&&r.runId&&session){for(const k of ["frame","strip"])photo($(k),"/photos/"+session+"/"+r.runId+"-"+r.lap+"-"+k+".png",6)}
 }
+// A crossing's photos are written a slice at a time after it: ask again until they are there.
+function photo(img,src,tries){img.onload=()=>{img.hidden=false};img.onerror=()=>{if(tries>0)setTimeout(()=>photo(img,src,tries-1),800)};img.hidden=true;img.src=src+"?t="+tries}
+let session="";
 function addLine(l){const li=document.createElement("li");li.textContent=l.text;if(l.warning)li.className="w";$("lines").prepend(li);while($("lines").children.length>30)$("lines").lastChild.remove()}
 function setState(s){const e=$("state");e.textContent=s;e.className=s}
 const events=new EventSource("/events");
 events.onopen=()=>{$("link").textContent="live"};
 events.onerror=()=>{$("link").textContent="reconnecting"};
 events.addEventListener("hello",e=>{const s=JSON.parse(e.data);$("runs").textContent="";$("lines").textContent="";
- $("session").textContent=s.session?"session "+s.session:"";setState(s.state);s.runs.forEach(addRun);s.lines.forEach(addLine)});
-events.addEventListener("session",e=>{$("session").textContent="session "+JSON.parse(e.data);$("runs").textContent=""});
+ session=s.session;$("session").textContent=s.session?"session "+s.session:"";setState(s.state);s.runs.forEach(addRun);s.lines.forEach(addLine)});
+events.addEventListener("session",e=>{session=JSON.parse(e.data);$("session").textContent="session "+session;$("runs").textContent=""});
 events.addEventListener("state",e=>setState(JSON.parse(e.data)));
 events.addEventListener("run",e=>addRun(JSON.parse(e.data)));
 events.addEventListener("line",e=>addLine(JSON.parse(e.data)));
 function post(path,body){return fetch(path,{method:"POST",headers:{"Content-Type":"application/x-www-form-urlencoded"},body})}
 async function say(r){$("cmsg").textContent=r.ok?"":await r.text()}
 async function checkControl(){const j=await (await fetch("/api/control")).json();$("buttons").hidden=!j.allowed;$("pinform").hidden=j.allowed}
-$("pinform").onsubmit=async e=>{e.preventDefault();await say(await post("/api/pin","pin="+encodeURIComponent($("pin").value)));checkControl()};
+$("pinform").onsubmit=async e=>{e.preventDefault();const r=await post("/api/pin","pin="+encodeURIComponent($("pin").value));$("pin").value="";await say(r);checkControl()};
 for(const b of document.querySelectorAll("#buttons button"))b.onclick=async()=>say(await post("/api/control","action="+b.dataset.a));
 checkControl();
 </script></body></html>

@@ -41,10 +41,30 @@ enum CoachRoutes {
             }
             control.commands.append(command)
             return .response(HTTPResponse(.accepted, text: name + "\n"))
+        case (.get, _) where request.path.hasPrefix("/photos/"), (.head, _) where request.path.hasPrefix("/photos/"):
+            guard let (session, name) = photo(request.path) else {
+                return .response(.refusal(.notFound, "a photo is /photos/session-NNNN/NAME.png"))
+            }
+            return .file(path: feed.dataDirectory + "/" + session + "/" + PhotoNames.directory + "/" + name, contentType: "image/png")
         case (_, "/"), (_, "/index.html"), (_, "/api/state"), (_, "/events"), (_, "/api/control"), (_, "/api/pin"):
             return .response(.refusal(.methodNotAllowed, request.method.name + " " + String(request.path.prefix(80))))
         default:
             return .response(.refusal(.notFound, "no page at " + String(request.path.prefix(80)) + " (try /)"))
         }
+    }
+
+    /// `/photos/session-0007/run-001-1-frame.png` as ("session-0007",
+    /// "run-001-1-frame.png"); nil for anything else, so no path can leave
+    /// the photos' directories (no slash, no dot but the extension's).
+    static func photo(_ path: String) -> (session: String, name: String)? {
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].isEmpty, String(parts[1]) == "photos" else { return nil }
+        let session = parts[2], name = parts[3]
+        guard session.count > 8, session.count <= 16, String(session.prefix(8)) == "session-",
+              session.dropFirst(8).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        guard name.count > 4, name.count <= 64, String(name.suffix(4)) == ".png",
+              name.dropLast(4).allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x2B })
+        else { return nil }
+        return (String(session)!, String(name)!)
     }
 }

@@ -8,6 +8,9 @@ enum HTTPReply {
     /// A Server-Sent Events stream: its first events (after the head); the
     /// later ones come by `broadcast`.
     case stream(first: [UInt8])
+    /// A file the box wrote (a crossing's photo), read when asked: small,
+    /// and just written, so the page cache holds it.
+    case file(path: String, contentType: String)
 }
 
 /// One client: what it sent that is not yet a whole request, and what is
@@ -182,6 +185,10 @@ struct HTTPServer {
                 case .response(let response):
                     c.outbound = response.bytes(keepAlive: request.keepAlive, headOnly: request.method == .head)
                     c.closeWhenSent = !request.keepAlive
+                case .file(let path, let type):
+                    c.outbound = HTTPServer.fileResponse(path, contentType: type)
+                        .bytes(keepAlive: request.keepAlive, headOnly: request.method == .head)
+                    c.closeWhenSent = !request.keepAlive
                 case .stream(let first):
                     c.outbound = ServerSentEvents.head() + first
                     c.streaming = true
@@ -201,6 +208,17 @@ struct HTTPServer {
         if c.inbound.isEmpty { c.requestStartedNanos = now }
         setOutputWait(&c, &watcher)
         connections[i] = c
+    }
+
+    /// Files larger than this are not served from inside the loop.
+    static let largestFile = 4 * 1024 * 1024
+
+    static func fileResponse(_ path: String, contentType: String) -> HTTPResponse {
+        guard let bytes = try? FileDescriptor.readBytes(path: path) else {
+            return .refusal(.notFound, "not written (yet: a crossing's photos follow it within a second)")
+        }
+        guard bytes.count <= largestFile else { return .refusal(.contentTooLarge, "a file over 4 MiB is not served") }
+        return HTTPResponse(.ok, contentType: contentType, body: bytes)
     }
 
     /// Streams may hold all places but two: past that, the oldest goes

@@ -17,6 +17,7 @@ extension BoxLoop {
         server.start(&platform)
         http = server
         coachFeed = CoachFeed()
+        coachFeed!.dataDirectory = log.dataDirectory
         coachControl = CoachControl(random: pinBits)
         say("coach's page: http://" + listener.address.text + "/")
         logPIN()

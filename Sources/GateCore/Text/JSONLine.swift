@@ -1,12 +1,16 @@
 /// One JSON object on one line, written field by field. Records are flat
 /// (strings, integers, fixed-point numbers, booleans), which is all the
 /// results format and the protocol's payloads need; Embedded Swift has no Codable.
+/// The field writers are kept out of line: a record writes dozens of fields
+/// once per crossing, and inlined at every call they cost the firmware tens
+/// of kilobytes for no speed anyone needs.
 public struct JSONLineWriter {
     public private(set) var text = "{"
     private var first = true
 
     public init() {}
 
+    @inline(never)
     private mutating func key(_ name: String) {
         if !first { text += "," }
         first = false
@@ -15,11 +19,13 @@ public struct JSONLineWriter {
         text += "\":"
     }
 
+    @inline(never)
     public mutating func string(_ name: String, _ value: String) {
         key(name)
         JSONLineWriter.appendQuoted(value, to: &text)
     }
 
+    @inline(never)
     public mutating func int(_ name: String, _ value: Int64) {
         key(name)
         text += String(value)
@@ -28,16 +34,19 @@ public struct JSONLineWriter {
     public mutating func int(_ name: String, _ value: Int) { int(name, Int64(value)) }
 
     /// A number with a fixed count of decimals, so the text is the same on every machine.
+    @inline(never)
     public mutating func number(_ name: String, _ value: Double, places: Int) {
         key(name)
         text += value.isFinite ? DecimalText.fixed(value, places: places) : "null"
     }
 
+    @inline(never)
     public mutating func bool(_ name: String, _ value: Bool) {
         key(name)
         text += value ? "true" : "false"
     }
 
+    @inline(never)
     public mutating func null(_ name: String) {
         key(name)
         text += "null"
@@ -53,6 +62,7 @@ public struct JSONLineWriter {
         return text
     }
 
+    @inline(never)
     static func appendQuoted(_ value: String, to text: inout String) {
         text += "\""
         for scalar in value.unicodeScalars {

@@ -98,6 +98,26 @@ import GateProtocol
         #expect(!CoachControl.same("482", "4821") && CoachControl.same("4821", "4821") && !CoachControl.same("4822", "4821"))
     }
 
+    @Test func photosAreServedFromTheirSessionsDirectoryAndNowhereElse() {
+        var control = CoachControl(pin: "4821")
+        let feed = CoachFeed()
+        feed.dataDirectory = "/var/lib/ts-gate"
+        let ask = HTTPRequest(method: .get, path: "/photos/session-0007/run-001-1-frame.png")
+        guard case .file(let path, let type) = CoachRoutes.reply(to: ask, feed: feed, control: &control, now: 0) else {
+            Issue.record("a photo is a file")
+            return
+        }
+        #expect(path == "/var/lib/ts-gate/session-0007/photos/run-001-1-frame.png" && type == "image/png")
+        #expect(CoachRoutes.photo("/photos/session-0012/run-003-2-f+1.png")! == ("session-0012", "run-003-2-f+1.png"))
+        for bad in ["/photos/session-0007/../../../etc/passwd", "/photos/../session-0007/x.png", "/photos/session-0007/.png",
+                    "/photos/session-7a/x.png", "/photos/session-0007/x.png/y.png", "/photos/session-0007/x%2F.png",
+                    "/photos/session-0007/a.b.png", "/photos/session-/x.png", "/photos//x.png", "/photos/session-0007/x.jpg"] {
+            #expect(CoachRoutes.photo(bad) == nil, "\(bad)")
+            let request = HTTPRequest(method: .get, path: bad)
+            if case .file = CoachRoutes.reply(to: request, feed: feed, control: &control, now: 0) { Issue.record("served \(bad)") }
+        }
+    }
+
     @Test func theFeedQueuesEachChangeOnceAndKeepsABoundedHistory() {
         let feed = CoachFeed()
         feed.state("idle")

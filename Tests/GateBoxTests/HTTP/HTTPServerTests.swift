@@ -220,6 +220,32 @@ import GateProtocol
         for client in clients { client.close() }
     }
 
+    @Test func aFileIsServedWholeAndAMissingOneIs404() throws {
+        let path = "/tmp/ts-gate-http-file-\(getpid()).png"
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47] + Array(repeating: 7, count: 100_000)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        _ = close(fd)
+        defer { unlink(path) }
+        var watcher = Watcher()
+        var server = HTTPServer(listener: nil)
+        let (end, client) = Self.pair()
+        server.adopt(end, now: 0, &watcher)
+        client.send("GET /a.png HTTP/1.1\r\n\r\nGET /gone.png HTTP/1.1\r\n\r\n")
+        var answer: [UInt8] = []
+        for t in 1...50 {
+            server.service(now: Int64(t), &watcher) { request in
+                .file(path: request.path == "/a.png" ? path : path + ".missing", contentType: "image/png")
+            }
+            answer += Array((client.receive() ?? "").utf8)
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 100004\r\n"))
+        #expect(text.contains("HTTP/1.1 404 Not Found"))
+        server.close(&watcher)
+        client.close()
+    }
+
     @Test func aTCPClientOnLoopbackIsAcceptedAndServed() throws {
         var watcher = Watcher()
         let listener = try TCPListener.listen(ListenAddress(octets: (127, 0, 0, 1), port: 0))
