@@ -5,7 +5,16 @@
 #
 #   Tests/cross/cross-check.sh HOST_BINARY FIRMWARE_BINARY
 #
-# Env: CROSS_SEEDS (default "7 21"), CROSS_RUNS (default 2), FIRMWARE_MAX_BYTES (2.5 MB).
+# Env: CROSS_SEEDS (default "7 21"), CROSS_RUNS (default 2), FIRMWARE_MAX_BYTES (3 MiB).
+#
+# The size budget is a tripwire, not a limit of the box: it catches a
+# library linked whole or a stdlib feature that drags in its tables (both
+# have happened). The card holds gigabytes and the boards 1-8 GB of memory.
+# Issue 2 set 2.5 MB for the timing loop, the devices and the simulator;
+# the coach's features (the page and its server, athletes and bests,
+# history and exports, photos) took the aarch64 firmware to about 2.8 MB,
+# so the budget is 3 MiB from then on, with room for the next feature and
+# not for a blunder.
 set -euo pipefail
 
 die() { echo "cross-check: FAIL: $*" >&2; exit 1; }
@@ -18,7 +27,7 @@ FIRMWARE=$2
 [ -x "$FIRMWARE" ] || die "no firmware at $FIRMWARE (run make firmware ARCH=aarch64)"
 command -v qemu-aarch64-static >/dev/null || die "qemu-aarch64-static missing (apt-get install qemu-user-static)"
 
-MAX=${FIRMWARE_MAX_BYTES:-2621440}
+MAX=${FIRMWARE_MAX_BYTES:-3145728}
 SIZE=$(stat -c %s "$FIRMWARE")
 DESCRIPTION=$(file -b "$FIRMWARE")
 case "$DESCRIPTION" in
