@@ -22,8 +22,7 @@ public struct SimulatedPlatform: GatePlatform {
     private var signalSlot = -1
     /// Real descriptors a source asked to watch (`--simulate --http`): the
     /// page is served on the wall clock while the box runs on its own.
-    private var watchedSlots: [(slot: Int, owner: WatchOwner)] = []
-    private var freeSlots: [Int] = []
+    private var watched = WatchedDescriptors()
     private var wallStartNanos: Int64 = 0
     private var ended = false
     /// Paced: frames handed over more than a frame period after they were
@@ -99,8 +98,7 @@ public struct SimulatedPlatform: GatePlatform {
             do {
                 if try poller.wait(timeoutMillis: timeout) > 0 {
                     if signalSlot >= 0 && poller.isReadable(signalSlot) { return .signal }
-                    var ready: ReadySources = []
-                    for watched in watchedSlots where poller.isReady(watched.slot) { ready.insert(watched.owner.ready) }
+                    let ready = watched.ready(in: poller)
                     // Served at once; the clock moves on the next wait.
                     if !ready.isEmpty { return ready }
                 }
@@ -132,17 +130,7 @@ public struct SimulatedPlatform: GatePlatform {
     }
 
     public mutating func watch(_ descriptor: FileDescriptor, for owner: WatchOwner) -> Int? {
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-            poller.replace(slot, with: descriptor)
-        } else {
-            guard poller.count < poller.capacity else { return nil }
-            slot = poller.register(descriptor)
-        }
-        poller.setWaitsForOutput(slot, false)
-        watchedSlots.append((slot, owner))
-        return slot
+        watched.watch(descriptor, for: owner, in: &poller)
     }
 
     public mutating func setWatchesOutput(_ slot: Int, _ output: Bool) {
@@ -150,10 +138,7 @@ public struct SimulatedPlatform: GatePlatform {
     }
 
     public mutating func unwatch(_ slot: Int) {
-        guard let i = watchedSlots.firstIndex(where: { $0.slot == slot }) else { return }
-        watchedSlots.remove(at: i)
-        poller.setEnabled(slot, false)
-        freeSlots.append(slot)
+        watched.unwatch(slot, in: &poller)
     }
 
     /// The simulated camera never fails, so the loop never calls this.

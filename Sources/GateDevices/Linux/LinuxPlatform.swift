@@ -22,11 +22,8 @@ public struct LinuxPlatform: GatePlatform {
     private var poller: Poller
     private let cameraSlot: Int, samplingSlot: Int, lightsSlot: Int, speakerSlot: Int, signalSlot: Int, reopenSlot: Int
     private var buttonSlots: [Int] = []
-    /// Slots of descriptors the loop's sources asked to watch, and slots
-    /// given back (disabled) for the next `watch`: the poller's table is
-    /// fixed, so slots are reused rather than removed.
-    private var watchedSlots: [(slot: Int, owner: WatchOwner)] = []
-    private var freeSlots: [Int] = []
+    /// Descriptors the loop's sources asked to watch.
+    private var watched = WatchedDescriptors()
     /// Room for the GATT station (mgmt, the ATT listener and a few links)
     /// and the coach's page (its listener and connections).
     public static let watchCapacity = 10 + 1 + HTTPServerLimits.connections
@@ -92,17 +89,7 @@ public struct LinuxPlatform: GatePlatform {
     }
 
     public mutating func watch(_ descriptor: FileDescriptor, for owner: WatchOwner) -> Int? {
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-            poller.replace(slot, with: descriptor)
-        } else {
-            guard poller.count < poller.capacity else { return nil }
-            slot = poller.register(descriptor)
-        }
-        poller.setWaitsForOutput(slot, false)
-        watchedSlots.append((slot, owner))
-        return slot
+        watched.watch(descriptor, for: owner, in: &poller)
     }
 
     public mutating func setWatchesOutput(_ slot: Int, _ output: Bool) {
@@ -110,10 +97,7 @@ public struct LinuxPlatform: GatePlatform {
     }
 
     public mutating func unwatch(_ slot: Int) {
-        guard let i = watchedSlots.firstIndex(where: { $0.slot == slot }) else { return }
-        watchedSlots.remove(at: i)
-        poller.setEnabled(slot, false)
-        freeSlots.append(slot)
+        watched.unwatch(slot, in: &poller)
     }
 
     public var nowNanos: Int64 { MonotonicClock.nowNanos() }
@@ -139,7 +123,7 @@ public struct LinuxPlatform: GatePlatform {
             for slot in buttonSlots where poller.isReadable(slot) { ready.insert(.buttons) }
             if poller.isWritable(speakerSlot) { ready.insert(.speaker) }
             if poller.isReadable(signalSlot) { ready.insert(.signal) }
-            for watched in watchedSlots where poller.isReady(watched.slot) { ready.insert(watched.owner.ready) }
+            ready.formUnion(watched.ready(in: poller))
             if poller.isReadable(lightsSlot) { try lights.advance(atNanos: nowNanos) }
             if poller.isReadable(reopenSlot) {
                 _ = try? reopening.expirations()
