@@ -41,11 +41,14 @@ enum RunCommand {
         // on, through reloads, until the service restarts.
         var sources = options.sources
         var announcePreset = false
+        // One PIN for the coach's page while the service runs: a browser
+        // that entered it keeps control across reloads and new presets.
+        let pinBits = KernelRandom.bits32()
         while true {
             let end: SessionEnd
             do {
                 end = try session(settings, refusal: refusal, options: options, signals: signals, console: console,
-                                  announcePreset: announcePreset)
+                                  announcePreset: announcePreset, pinBits: pinBits)
             } catch {
                 console.problem("ts-gate: " + error.message)
                 return 1
@@ -98,7 +101,7 @@ enum RunCommand {
 
     /// One session on freshly opened devices.
     static func session(_ settings: BoxSettings, refusal: String?, options: RunOptions, signals: SignalDescriptor,
-                        console: Console, announcePreset: Bool = false) throws(GateError) -> SessionEnd {
+                        console: Console, announcePreset: Bool = false, pinBits: UInt32) throws(GateError) -> SessionEnd {
         var voice = VoiceFiles.load(directory: settings.voiceDirectory)
         // The athletes' names join the voice before its sounds are rendered.
         let squad = Squad.load(dataDirectory: options.dataDirectory ?? settings.dataDirectory, voice: &voice.voice, console: console)
@@ -136,7 +139,7 @@ enum RunCommand {
         loop.startStation(settings, dataDirectory: options.dataDirectory ?? settings.dataDirectory)
         // Without its page the box still times: said, not fatal.
         if let address = options.http ?? settings.httpListen {
-            do { try loop.startHTTP(address, pinBits: KernelRandom.bits32()) } catch { loop.warn("coach's page off: " + error.message) }
+            do { try loop.startHTTP(address, pinBits: pinBits) } catch { loop.warn("coach's page off: " + error.message) }
         }
         return try loop.run()
     }
