@@ -50,6 +50,7 @@ whole = time.monotonic() - t0
 announced_total = 0
 recorded_total = 0
 torn_made = 0
+unprinted = 0
 last_number = 1
 for k in range(args.kills):
     box = subprocess.Popen(session_command(1000 + k), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -76,7 +77,19 @@ for k in range(args.kills):
     flashes = sum("LED ✱ flash + buzzer (crossing)" in l for l in lines)
     splits = [m.group(1) for m in (re.search(r"\blap \d+ .*split (\d+\.\d{3}) s", l) for l in lines) if m]
     if session is None:
-        # Killed before the session's first line: the next session must still be the next number.
+        # Killed before the session's first line: its directory may exist,
+        # with nothing in it yet but an empty or header-only results file;
+        # the next session must take the number after it.
+        made = sorted(int(d.split("-")[1]) for d in os.listdir(data) if re.fullmatch(r"session-\d+", d))
+        if made and made[-1] > last_number:
+            if made[-1] != last_number + 1:
+                problem("kill %d: session-%04d after session-%04d" % (k, made[-1], last_number))
+            last_number = made[-1]
+            with open(os.path.join(data, "session-%04d" % last_number, "results.jsonl"), "rb") as f:
+                early = f.read()
+            if early.count(b"\n") > 1:
+                problem("kill %d: session-%04d holds %d lines though the box printed nothing" % (k, last_number, early.count(b"\n")))
+            unprinted += 1
         continue
     number = int(session.split("-")[1])
     if number != last_number + 1:
@@ -121,7 +134,7 @@ final = subprocess.run([args.ts_gate, "results", "--data-dir", data], capture_ou
 if final.returncode != 0:
     problem("ts-gate results over every session exited %d" % final.returncode)
 print("kill -9: %d kills over sessions of %.2f s; %d crossings announced before a kill, %d recorded, 0 expected lost; "
-      "%d torn last lines made, each reported; sessions numbered to session-%04d"
-      % (args.kills, whole, announced_total, recorded_total, torn_made, last_number))
+      "%d torn last lines made, each reported; %d sessions killed before their first line; sessions numbered to session-%04d"
+      % (args.kills, whole, announced_total, recorded_total, torn_made, unprinted, last_number))
 print("RESULT " + ("PASS" if not problems else "FAIL: %d problems" % len(problems)))
 sys.exit(0 if not problems else 1)
