@@ -3,7 +3,8 @@
 # sysroot, the VM rig's kernel), caching downloads under ~/.cache/ts-gate.
 #
 #   make simulate        a whole simulated session of one box, in real time
-#   make test            unit and end-to-end tests, cross-build check, VM rig
+#   make test            unit and end-to-end tests, cross-build check, VM rig,
+#                        the coach's page in Chromium, kill -9, a short soak
 #   make firmware        static Embedded Swift firmware, ARCH=aarch64|x86_64
 #   make voice           the voice's WAV clips (espeak-ng), build/voice
 #   make image           the SD card image, BOARD=generic-x86|rpi4 (build/image/)
@@ -14,6 +15,7 @@
 #   make accuracy-sync   two boxes' clock sync error over the simulated BLE link
 #   make bench           per-frame cost and mallocs of the detector and the loop
 #   make fuzz            libFuzzer on every parser of outside input, FUZZ_SECONDS each
+#   make soak            SOAK_HOURS (4) of flying laps: speed, memory, every crossing
 #   make deps            the Debian packages the host build needs
 #   make results         print the sessions saved by `make simulate`
 #   make clean           remove build outputs (keeps ~/.cache/ts-gate)
@@ -48,7 +50,7 @@ HOST_BIN := $(RELEASE_BIN)
 .PHONY: help deps swift-check voice build simulate results firmware accuracy accuracy-second accuracy-third accuracy-sync bench fuzz test test-unit test-cross test-vm test-second test-fuzz test-http test-kill soak test-soak test-fresh-fetch image test-image clean
 
 help:
-	@sed -n '1,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,22p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(HOST_PACKAGES); do \
